@@ -1,0 +1,1 @@
+//! Chess rules: bitboards, legal move generation, FEN, notation, results by rule.

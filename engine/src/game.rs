@@ -1,0 +1,224 @@
+//! The `Game` trait: everything the game-generic search, protocols, datagen and tuner may ask of a
+//! game's rules. Chess (`crate::chess`) and shogi (`crate::shogi`) each implement it once.
+//!
+//! Positions are copy-made: `make_move` mutates `self`, and a caller that wants the parent keeps a
+//! copy (positions are plain fixed-size data, cheap to copy). Each position remembers what its last
+//! move changed on the board (the game's own `Delta` type) so an incremental evaluator can update
+//! from the parent without recomputing.
+
+use crate::movelist::MoveList;
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+/// Which player: the one who moves first in the initial position (chess White, shogi Black/sente)
+/// or the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    First = 0,
+    Second = 1,
+}
+
+impl Side {
+    /// 0 for `First`, 1 for `Second`: an index into per-side tables.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The opponent.
+    #[inline]
+    pub const fn flip(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+}
+
+/// A move small enough to copy freely and to store in 16 bits (transposition table, data files).
+pub trait GameMove: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static {
+    /// The "no move" value; `Default::default()` must equal it.
+    const NONE: Self;
+    /// A 16-bit encoding; `from_bits(m.to_bits()) == m` for every move.
+    fn to_bits(self) -> u16;
+    /// Inverse of `to_bits`. Arbitrary bits may decode to a move that is not legal anywhere:
+    /// callers check with `Game::is_legal_move` before use.
+    fn from_bits(bits: u16) -> Self;
+    /// `true` for everything but `NONE`.
+    #[inline]
+    fn is_some(self) -> bool {
+        self != Self::NONE
+    }
+}
+
+/// How a finished game ended, seen from the side to move in the final position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// The side to move has won (e.g. shogi: the opponent's perpetual check, entering-king win).
+    Win,
+    /// The side to move has lost (checkmated; shogi: no legal move, sennichite by its own checks
+    /// is not this: that is the checker losing).
+    Loss,
+    Draw,
+}
+
+/// Why a game ended by rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    Checkmate,
+    Stalemate,
+    FiftyMoveRule,
+    Repetition,
+    InsufficientMaterial,
+    /// Shogi: fourfold repetition where one side gave check with every move of the cycle.
+    PerpetualCheck,
+    /// Shogi: entering-king declaration.
+    EnteringKing,
+    /// A configured game-length limit (shogi `MaxMovesToDraw`).
+    MaxPlies,
+}
+
+/// A game decided by rule, from the point of view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub result: GameResult,
+    pub reason: EndReason,
+}
+
+/// One earlier position of the game, as repetition rules need it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct HistoryEntry {
+    /// `Game::hash` of that position (board, hands, side to move; chess: castling and en passant).
+    pub hash: u64,
+    /// Whether the side to move was in check there, i.e. the move that led to it gave check.
+    pub in_check: bool,
+}
+
+/// Error for a move text that does not name a legal move in the current position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveParseError {
+    #[error("malformed move '{0}'")]
+    Malformed(String),
+    #[error("illegal move '{0}'")]
+    Illegal(String),
+}
+
+/// A game's rules as the engine uses them. Implemented by each game's position type.
+pub trait Game: Clone + Send + Sync + Debug + 'static {
+    /// The game's move.
+    type Move: GameMove;
+    /// A fixed-capacity list large enough for every legal position of the game.
+    type Moves: MoveList<Self::Move>;
+    /// Error for a malformed or impossible position text (FEN / SFEN); names the problem.
+    type ParseError: std::error::Error + Display + Send + Sync + 'static;
+    /// What the last move changed on the board (pieces removed from / placed on squares, hand
+    /// counts): what an incremental evaluator needs to update from the parent position.
+    type Delta: Copy + Debug + Default + Send + Sync;
+
+    /// Short lowercase name: "chess" or "shogi".
+    const NAME: &'static str;
+    /// Number of board squares (64 / 81).
+    const SQUARES: usize;
+    /// Upper bound (exclusive) of `move_from_slot` (chess 64; shogi 81 squares + 7 drop kinds).
+    const FROM_SLOTS: usize;
+    /// Upper bound (exclusive) of `moved_piece_slot` (both colours' piece kinds).
+    const PIECE_SLOTS: usize;
+
+    /// The standard initial position.
+    fn startpos() -> Self;
+    /// Parses FEN (chess: also X-FEN / Shredder-FEN) or SFEN.
+    fn from_text(text: &str) -> Result<Self, Self::ParseError>;
+    /// Writes FEN / SFEN; `from_text(to_text())` gives back an equal position.
+    fn to_text(&self) -> String;
+
+    fn side_to_move(&self) -> Side;
+    /// Zobrist hash, kept incrementally by `make_move`.
+    fn hash(&self) -> u64;
+    /// Recomputes the hash from scratch (tests compare it with `hash`).
+    fn hash_from_scratch(&self) -> u64;
+    fn in_check(&self) -> bool;
+    /// Plies played since the position given to `from_text` / `startpos` started the game
+    /// (chess: derived from the full-move number; shogi: from the SFEN move number).
+    fn game_ply(&self) -> u32;
+
+    /// All legal moves, appended to `moves` (which is cleared first).
+    fn generate_legal(&self, moves: &mut Self::Moves);
+    /// Legal captures and promotions (chess: queen promotions at least; shogi: captures and
+    /// promotions of rook/bishop/pawn); for quiescence when not in check.
+    fn generate_noisy(&self, moves: &mut Self::Moves);
+    /// Whether `m` is legal here (used on moves from the transposition table, killers, ...).
+    fn is_legal_move(&self, m: Self::Move) -> bool;
+
+    /// Plays `m`, which must be legal. Records the change in `delta()`.
+    fn make_move(&mut self, m: Self::Move);
+    /// Passes the move (null move); only called when not in check.
+    fn make_null_move(&mut self);
+    /// What the move that produced this position changed.
+    fn delta(&self) -> &Self::Delta;
+
+    /// Neither a capture nor a promotion (drops are quiet).
+    fn is_quiet(&self, m: Self::Move) -> bool;
+    /// Gain in centipawns of a capture/promotion for MVV ordering (captured value plus promotion
+    /// gain); 0 for quiet moves.
+    fn noisy_gain(&self, m: Self::Move) -> i32;
+    /// Static exchange evaluation: is the material balance after the exchange on the move's
+    /// destination square at least `threshold` (centipawns, game-specific piece values)?
+    fn see_ge(&self, m: Self::Move, threshold: i32) -> bool;
+    /// Whether the move gives check (for ordering, extensions and shogi mate detection).
+    fn gives_check(&self, m: Self::Move) -> bool;
+
+    /// Index of where the move comes from, `< FROM_SLOTS` (drops get their own slots).
+    fn move_from_slot(m: Self::Move) -> usize;
+    /// Destination square index, `< SQUARES`.
+    fn move_to_square(m: Self::Move) -> usize;
+    /// Index of the coloured piece that moves (drops: the dropped piece), `< PIECE_SLOTS`.
+    fn moved_piece_slot(&self, m: Self::Move) -> usize;
+
+    /// Whether a null move is reasonable here (chess: the side to move has non-pawn material).
+    fn null_move_allowed(&self) -> bool;
+
+    /// The outcome when the side to move has no legal move (chess: mate or stalemate; shogi:
+    /// always a loss).
+    fn no_moves_outcome(&self) -> Outcome;
+    /// Outcomes by rule that don't need move generation: repetition, 50-move rule, insufficient
+    /// material, max plies, entering king ... `history` lists earlier positions oldest first (the
+    /// last entry is the parent of `self`). With `in_search`, a single earlier occurrence within
+    /// the history counts as a repetition (the usual search shortcut); otherwise the game's strict
+    /// rule applies (chess threefold, shogi fourfold with perpetual-check detection).
+    fn rule_outcome(&self, history: &[HistoryEntry], in_search: bool) -> Option<Outcome>;
+    /// Shogi: whether the side to move may declare an entering-king win now (per the rule this
+    /// position was configured with). Chess: always false.
+    fn can_declare_win(&self) -> bool {
+        false
+    }
+    /// A mating move if one is found cheaply (shogi's mate-in-1 check); `None` is always safe.
+    fn mate_in_one(&self) -> Option<Self::Move> {
+        None
+    }
+
+    /// Parses a move in the engine protocol's coordinate notation (UCI / USI) and checks legality.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveParseError>;
+    /// Writes a move in UCI / USI notation (chess: king-takes-rook castling in Chess960 mode).
+    fn format_move(&self, m: Self::Move) -> String;
+    /// Parses a move as CECP (xboard) may send it: chess coordinates, castling as `O-O`, SAN;
+    /// shogi xboard notation (`c3c4`, `P@e5`, `+` / `=` suffixes).
+    fn parse_move_cecp(&self, text: &str) -> Result<Self::Move, MoveParseError>;
+    /// Writes a move in CECP notation (chess: coordinate; shogi: xboard's shogi notation).
+    fn format_move_cecp(&self, m: Self::Move) -> String;
+
+    /// Counts leaf nodes of the legal move tree to `depth` (bulk-counted at the last ply).
+    fn perft(&self, depth: u32) -> u64 {
+        let mut moves = Self::Moves::default();
+        self.generate_legal(&mut moves);
+        if depth <= 1 {
+            return if depth == 0 { 1 } else { moves.len() as u64 };
+        }
+        let mut total = 0;
+        for &m in moves.as_slice() {
+            let mut child = self.clone();
+            child.make_move(m);
+            total += child.perft(depth - 1);
+        }
+        total
+    }
+}

@@ -1,0 +1,1 @@
+//! The engine protocols (UCI, CECP, USI) over one engine controller.

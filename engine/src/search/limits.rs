@@ -1,0 +1,77 @@
+//! What a protocol asks of one search: limits, clocks and options that bound it.
+
+use crate::game::Side;
+
+/// Remaining clock of both sides, as the protocols send it. Indexed by `Side::index()`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Remaining main time in ms; `None` when the GUI sent none for that side.
+    pub time_ms: [Option<u64>; 2],
+    /// Increment per move in ms (CECP/UCI inc, USI binc/winc).
+    pub inc_ms: [u64; 2],
+    /// Moves to the next time control; `None` for sudden death / increment.
+    pub moves_to_go: Option<u32>,
+    /// Shogi byoyomi: per-move allowance once the main time is spent (USI sends one value for both).
+    pub byoyomi_ms: [u64; 2],
+}
+
+impl Clock {
+    pub fn time_for(&self, side: Side) -> Option<u64> {
+        self.time_ms[side.index()]
+    }
+}
+
+/// Everything that bounds one search. `Limits::default()` is an infinite search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits<M> {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Exact time for this move in ms (UCI `movetime`, CECP `st`).
+    pub move_time_ms: Option<u64>,
+    /// Search for a mate in this many moves (UCI `go mate N`).
+    pub mate_in: Option<u32>,
+    /// `go infinite` / analyze: run until stopped.
+    pub infinite: bool,
+    pub clock: Option<Clock>,
+    /// Restrict the root to these moves (UCI/USI `searchmoves`, CECP `exclude`/`include`); empty =
+    /// all legal moves.
+    pub search_moves: Vec<M>,
+}
+
+impl<M> Default for Limits<M> {
+    fn default() -> Self {
+        Self {
+            depth: None,
+            nodes: None,
+            move_time_ms: None,
+            mate_in: None,
+            infinite: false,
+            clock: None,
+            search_moves: Vec::new(),
+        }
+    }
+}
+
+/// Engine settings that shape a search (set through protocol options).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Number of principal variations to report (MultiPV), at least 1.
+    pub multi_pv: usize,
+    /// Safety margin subtracted from every time budget (Stockfish's "Move Overhead"), in ms.
+    pub move_overhead_ms: u64,
+    /// Report win/draw/loss estimates with each score.
+    pub show_wdl: bool,
+    /// Strength limit as an Elo target (UCI_LimitStrength + UCI_Elo); `None` = full strength.
+    pub limit_elo: Option<u32>,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self {
+            multi_pv: 1,
+            move_overhead_ms: 10,
+            show_wdl: false,
+            limit_elo: None,
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Shogi rules: bitboards with hands, legal move generation with drops, SFEN, notation, rules.
