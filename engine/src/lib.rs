@@ -6,6 +6,7 @@ pub mod bench;
 pub mod chess;
 pub mod eval;
 pub mod game;
+pub mod mate;
 pub mod movelist;
 pub mod perft;
 pub mod protocol;
