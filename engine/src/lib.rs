@@ -8,6 +8,7 @@ pub mod eval;
 pub mod game;
 pub mod mate;
 pub mod movelist;
+pub mod nnue;
 pub mod perft;
 pub mod protocol;
 pub mod search;
