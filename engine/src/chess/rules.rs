@@ -101,7 +101,7 @@ mod tests {
         assert!(!pos("8/8/4k3/3b4/8/3KB3/8/8 w - - 0 1").insufficient_material());
         assert!(!pos("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1").insufficient_material());
         assert!(!pos("8/8/4k3/8/8/3KP3/8/8 w - - 0 1").insufficient_material());
-        assert!(!pos("8/8/4k3/8/8/3KR3/8/8 w - - 0 1").insufficient_material());
+        assert!(!pos("8/8/4k3/8/8/3K4/8/R7 w - - 0 1").insufficient_material());
         let outcome = pos("8/8/4k3/8/8/3K4/8/8 w - - 0 1").rule_outcome(&[], false);
         assert_eq!(outcome.map(|o| o.reason), Some(EndReason::InsufficientMaterial));
     }

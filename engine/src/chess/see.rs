@@ -142,9 +142,9 @@ mod tests {
     #[test]
     fn quiet_move_to_attacked_square() {
         // A knight stepping onto a square a pawn attacks is lost for nothing.
-        let fen = "4k3/8/8/2p5/8/2N5/8/4K3 w - - 0 1";
-        assert!(!see(fen, "c3b4", 0));
-        assert!(see(fen, "c3b4", -300));
-        assert!(see(fen, "c3d5", 0));
+        let fen = "4k3/8/2p5/8/8/2N5/8/4K3 w - - 0 1";
+        assert!(!see(fen, "c3b5", 0));
+        assert!(see(fen, "c3b5", -300));
+        assert!(see(fen, "c3e4", 0));
     }
 }
