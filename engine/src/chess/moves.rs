@@ -68,7 +68,7 @@ impl Move {
 
     #[inline(always)]
     pub const fn is_promotion(self) -> bool {
-        self.kind_bits() >= PROMOTION
+        self.kind_bits() & !3 == PROMOTION
     }
 
     /// Neither castling, en passant nor promotion.
@@ -77,10 +77,10 @@ impl Move {
         self.kind_bits() == NORMAL
     }
 
-    /// Kind bits no constructor produces (3): such a move is never legal.
+    /// Kind bits no constructor produces (3, and 8 and above): such a move is never legal.
     #[inline(always)]
     pub const fn is_malformed(self) -> bool {
-        self.kind_bits() == 3
+        self.kind_bits() == 3 || self.kind_bits() > 7
     }
 
     /// The piece a promotion creates (`None` for other moves).
