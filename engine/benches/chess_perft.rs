@@ -22,8 +22,10 @@ fn main() {
         ("startpos d6", Position::startpos(), 6, 119_060_324u64),
         (
             "kiwipete d5",
-            Position::from_text("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-                .expect("kiwipete FEN"),
+            Position::from_text(
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            )
+            .expect("kiwipete FEN"),
             5,
             193_690_690,
         ),
@@ -31,8 +33,12 @@ fn main() {
     // Build the tables before timing.
     let _ = Position::startpos().perft(1);
     for (name, pos, depth, expected) in &cases {
-        time(&format!("{name} (preferred back end)"), *expected, || pos.perft(*depth));
-        time(&format!("{name} (magic)"), *expected, || pos.perft_with_magic(*depth));
+        time(&format!("{name} (preferred back end)"), *expected, || {
+            pos.perft(*depth)
+        });
+        time(&format!("{name} (magic)"), *expected, || {
+            pos.perft_with_magic(*depth)
+        });
         if pos.perft_with_pext(1).is_some() {
             time(&format!("{name} (pext)"), *expected, || {
                 pos.perft_with_pext(*depth).unwrap_or(0)

@@ -42,12 +42,19 @@ fn check(rows: impl Iterator<Item = Row>) {
         }
         let got = pos.perft(row.depth);
         if got != row.nodes {
-            failures.push(format!("{} depth {}: got {got}, want {}", row.name, row.depth, row.nodes));
+            failures.push(format!(
+                "{} depth {}: got {got}, want {}",
+                row.name, row.depth, row.nodes
+            ));
         }
         count += 1;
     }
     assert!(count > 0);
-    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -64,14 +71,18 @@ fn perft_rows_above_50m_nodes() {
 #[test]
 fn divide_matches_known_kiwipete_root() {
     // The per-move breakdown sums to the total and lists every legal root move.
-    let pos = Position::from_text(
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    )
-    .unwrap();
+    let pos =
+        Position::from_text("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
     let mut out = Vec::new();
     let total = sente::perft::perft_divide(&pos, 2, &mut out).unwrap();
     assert_eq!(total, 2039);
     let text = String::from_utf8(out).unwrap();
-    assert_eq!(text.lines().filter(|l| l.contains(": ") && !l.starts_with("Nodes")).count(), 48);
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+            .count(),
+        48
+    );
     assert!(text.contains("e1g1: ") && text.contains("e1c1: "));
 }

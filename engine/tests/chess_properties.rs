@@ -68,18 +68,31 @@ fn check_position(pos: &Position, rng: &mut Xoshiro256PlusPlus) -> Vec<Move> {
 
     for _ in 0..300 {
         let m = Move::from_bits(rng.next_u64() as u16);
-        assert_eq!(pos.is_legal_move(m), set.contains(&m), "is_legal_move({m:?}) at {fen}");
+        assert_eq!(
+            pos.is_legal_move(m),
+            set.contains(&m),
+            "is_legal_move({m:?}) at {fen}"
+        );
     }
     for &m in &moves {
         assert!(pos.is_legal_move(m), "legal {m:?} rejected at {fen}");
         // Same squares with another kind: legal only if listed.
         for kind in 0..16u16 {
             let other = Move::from_bits((m.to_bits() & 0x0FFF) | kind << 12);
-            assert_eq!(pos.is_legal_move(other), set.contains(&other), "{other:?} at {fen}");
+            assert_eq!(
+                pos.is_legal_move(other),
+                set.contains(&other),
+                "{other:?} at {fen}"
+            );
         }
     }
 
-    let magic: HashSet<Move> = pos.legal_moves_with(Magic::new()).as_slice().iter().copied().collect();
+    let magic: HashSet<Move> = pos
+        .legal_moves_with(Magic::new())
+        .as_slice()
+        .iter()
+        .copied()
+        .collect();
     assert_eq!(magic, set, "magic back end at {fen}");
     if let Some(p) = Pext::new() {
         let pext: HashSet<Move> = pos.legal_moves_with(p).as_slice().iter().copied().collect();
@@ -112,7 +125,11 @@ fn check_position(pos: &Position, rng: &mut Xoshiro256PlusPlus) -> Vec<Move> {
 
         let mut child = *pos;
         child.make_move(m);
-        assert_eq!(pos.gives_check(m), child.in_check(), "gives_check {uci} at {fen}");
+        assert_eq!(
+            pos.gives_check(m),
+            child.in_check(),
+            "gives_check {uci} at {fen}"
+        );
         assert_eq!(san.ends_with('+') || san.ends_with('#'), child.in_check());
         assert!(pos.moved_piece_slot(m) < Position::PIECE_SLOTS);
         assert!(Position::move_from_slot(m) < Position::FROM_SLOTS);
@@ -126,7 +143,10 @@ fn check_position(pos: &Position, rng: &mut Xoshiro256PlusPlus) -> Vec<Move> {
             board[r.square as usize] = None;
         }
         for a in delta.added() {
-            assert!(board[a.square as usize].is_none(), "delta placement {uci} at {fen}");
+            assert!(
+                board[a.square as usize].is_none(),
+                "delta placement {uci} at {fen}"
+            );
             let side = sente::chess::types::piece_side(a.piece);
             board[a.square as usize] = Some((side, piece_kind(a.piece)));
         }
@@ -164,7 +184,10 @@ fn random_playouts_keep_every_property() {
             }
         }
     }
-    assert!(positions_checked > 5_000, "only {positions_checked} positions");
+    assert!(
+        positions_checked > 5_000,
+        "only {positions_checked} positions"
+    );
 }
 
 #[test]
@@ -185,11 +208,14 @@ fn perft_back_ends_agree_on_random_positions() {
             .map(|&m| {
                 let mut c = pos;
                 c.make_move(m);
-                legal(&c).iter().map(|&r| {
-                    let mut g = c;
-                    g.make_move(r);
-                    legal(&g).len() as u64
-                }).sum::<u64>()
+                legal(&c)
+                    .iter()
+                    .map(|&r| {
+                        let mut g = c;
+                        g.make_move(r);
+                        legal(&g).len() as u64
+                    })
+                    .sum::<u64>()
             })
             .sum();
         assert_eq!(pos.perft(3), slow, "{}", pos.to_text());

@@ -147,7 +147,12 @@ macro_rules! with_sliders {
             }
             if let Some($a) = $crate::chess::attacks::Pext::preferred() {
                 // SAFETY: `preferred` returned a back end, so the CPU supports BMI2.
-                unsafe { with_bmi2(#[inline(always)] || $body) }
+                unsafe {
+                    with_bmi2(
+                        #[inline(always)]
+                        || $body,
+                    )
+                }
             } else {
                 let $a = $crate::chess::attacks::Magic::new();
                 $body

@@ -184,8 +184,8 @@ const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
             if a != b {
                 if rook[a] & bb_ != 0 {
                     line[a][b] = (rook[a] & rook[b]) | ba | bb_;
-                    between[a][b] = slide(a as Square, bb_, &ROOK_DIRS)
-                        & slide(b as Square, ba, &ROOK_DIRS);
+                    between[a][b] =
+                        slide(a as Square, bb_, &ROOK_DIRS) & slide(b as Square, ba, &ROOK_DIRS);
                 } else if bishop[a] & bb_ != 0 {
                     line[a][b] = (bishop[a] & bishop[b]) | ba | bb_;
                     between[a][b] = slide(a as Square, bb_, &BISHOP_DIRS)

@@ -13,7 +13,9 @@ use crate::game::Side;
 pub enum FenError {
     #[error("FEN is empty")]
     Empty,
-    #[error("FEN has {0} fields; expected 4 to 6 (placement, side, castling, en passant, counters)")]
+    #[error(
+        "FEN has {0} fields; expected 4 to 6 (placement, side, castling, en passant, counters)"
+    )]
     FieldCount(usize),
     #[error("FEN placement has {0} ranks; expected 8")]
     RankCount(usize),
@@ -114,12 +116,19 @@ fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
         for c in rank_text.chars() {
             if let Some(d) = c.to_digit(10) {
                 if d == 0 || d > 8 {
-                    return Err(FenError::RankWidth { rank: rank + 1, width: file + d });
+                    return Err(FenError::RankWidth {
+                        rank: rank + 1,
+                        width: file + d,
+                    });
                 }
                 file += d;
             } else {
                 let kind = PieceKind::from_letter(c).ok_or(FenError::UnknownPiece(c))?;
-                let side = if c.is_ascii_uppercase() { Side::First } else { Side::Second };
+                let side = if c.is_ascii_uppercase() {
+                    Side::First
+                } else {
+                    Side::Second
+                };
                 if file < 8 {
                     pos.put(make_piece(side, kind), make_square(file as u8, rank));
                 }
@@ -130,13 +139,19 @@ fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
             }
         }
         if file != 8 {
-            return Err(FenError::RankWidth { rank: rank + 1, width: file });
+            return Err(FenError::RankWidth {
+                rank: rank + 1,
+                width: file,
+            });
         }
     }
     for side in [Side::First, Side::Second] {
         let count = pos.pieces(side, PieceKind::King).count_ones();
         if count != 1 {
-            return Err(FenError::KingCount { side: side_name(side), count });
+            return Err(FenError::KingCount {
+                side: side_name(side),
+                count,
+            });
         }
     }
     let bad_pawns = pos.by_kind[PieceKind::Pawn.index()] & BACK_RANKS;
@@ -156,7 +171,11 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
     }
     let mut chess960 = false;
     for c in field.chars() {
-        let side = if c.is_ascii_uppercase() { Side::First } else { Side::Second };
+        let side = if c.is_ascii_uppercase() {
+            Side::First
+        } else {
+            Side::Second
+        };
         let rank = back_rank(side);
         let king = pos.king_square(side);
         let missing = FenError::CastlingWithoutPieces { right: c };
@@ -251,7 +270,11 @@ pub fn write_fen(pos: &Position) -> String {
             s.push('/');
         }
     }
-    s.push_str(if pos.side == Side::First { " w " } else { " b " });
+    s.push_str(if pos.side == Side::First {
+        " w "
+    } else {
+        " b "
+    });
     if pos.castling == 0 {
         s.push('-');
     }
@@ -265,7 +288,11 @@ pub fn write_fen(pos: &Position) -> String {
                 } else {
                     'k'
                 };
-                s.push(if side == Side::First { c.to_ascii_uppercase() } else { c });
+                s.push(if side == Side::First {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                });
             }
         }
     }
@@ -278,4 +305,3 @@ pub fn write_fen(pos: &Position) -> String {
     s.push_str(&format!(" {} {}", pos.halfmove, fullmove));
     s
 }
-

@@ -82,7 +82,10 @@ impl Game for Position {
             Some((side, _)) if side == self.side => {}
             _ => return false,
         }
-        let mut find = FindSink { wanted: m, found: false };
+        let mut find = FindSink {
+            wanted: m,
+            found: false,
+        };
         with_sliders!(|a| generate::<_, _, false>(self, a, &mut find, bb(m.from())));
         find.found
     }

@@ -18,7 +18,8 @@ impl MagicEntry {
     /// Index into the shared table for this occupancy.
     #[inline(always)]
     pub fn index(&self, occupied: u64) -> usize {
-        self.offset as usize + ((occupied & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
+        self.offset as usize
+            + ((occupied & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
     }
 }
 

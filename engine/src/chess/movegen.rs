@@ -326,8 +326,9 @@ fn generate_castling<A: SliderAttacks, S: MoveSink>(
         let rank = back_rank(us);
         let king_to = make_square(castle_king_file(queen_side), rank);
         let rook_to = make_square(castle_rook_file(queen_side), rank);
-        let must_be_empty = (between(ksq, king_to) | bb(king_to) | between(rook, rook_to) | bb(rook_to))
-            & !(bb(ksq) | bb(rook));
+        let must_be_empty =
+            (between(ksq, king_to) | bb(king_to) | between(rook, rook_to) | bb(rook_to))
+                & !(bb(ksq) | bb(rook));
         if occ & must_be_empty != 0 {
             continue;
         }

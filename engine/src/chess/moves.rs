@@ -87,7 +87,9 @@ impl Move {
     #[inline(always)]
     pub const fn promoted(self) -> Option<PieceKind> {
         if self.is_promotion() {
-            Some(PieceKind::from_index((self.kind_bits() - PROMOTION) as u8 + 1))
+            Some(PieceKind::from_index(
+                (self.kind_bits() - PROMOTION) as u8 + 1,
+            ))
         } else {
             None
         }

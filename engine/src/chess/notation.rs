@@ -43,7 +43,10 @@ impl Position {
         let promo = match t.chars().nth(4) {
             None => None,
             Some(c) => match PieceKind::from_letter(c) {
-                Some(k @ (PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen)) => Some(k),
+                Some(
+                    k
+                    @ (PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen),
+                ) => Some(k),
                 _ => return Err(malformed()),
             },
         };
@@ -53,7 +56,11 @@ impl Position {
             m.from() == from
                 && m.promoted() == promo
                 && if m.is_castle() {
-                    to == if self.chess960 { m.to() } else { self.castle_king_target(m) }
+                    to == if self.chess960 {
+                        m.to()
+                    } else {
+                        self.castle_king_target(m)
+                    }
                 } else {
                     m.to() == to
                 }
@@ -102,8 +109,12 @@ impl Position {
                     })
                     .collect();
                 if !rivals.is_empty() {
-                    let same_file = rivals.iter().any(|o| file_of(o.from()) == file_of(m.from()));
-                    let same_rank = rivals.iter().any(|o| rank_of(o.from()) == rank_of(m.from()));
+                    let same_file = rivals
+                        .iter()
+                        .any(|o| file_of(o.from()) == file_of(m.from()));
+                    let same_rank = rivals
+                        .iter()
+                        .any(|o| rank_of(o.from()) == rank_of(m.from()));
                     let [f, r] = square_name(m.from());
                     if !same_file {
                         s.push(f);
@@ -160,13 +171,17 @@ impl Position {
         }
         let bytes = t.as_bytes();
         let (kind, rest) = match bytes[0] {
-            b'N' | b'B' | b'R' | b'Q' | b'K' => {
-                (PieceKind::from_letter(bytes[0] as char).unwrap_or(PieceKind::Pawn), &t[1..])
-            }
+            b'N' | b'B' | b'R' | b'Q' | b'K' => (
+                PieceKind::from_letter(bytes[0] as char).unwrap_or(PieceKind::Pawn),
+                &t[1..],
+            ),
             b'P' => (PieceKind::Pawn, &t[1..]),
             _ => (PieceKind::Pawn, t),
         };
-        let mut body: String = rest.chars().filter(|&c| !matches!(c, 'x' | 'X' | ':' | '-')).collect();
+        let mut body: String = rest
+            .chars()
+            .filter(|&c| !matches!(c, 'x' | 'X' | ':' | '-'))
+            .collect();
         let mut promo = None;
         if let Some(eq) = body.find('=') {
             let p = &body[eq + 1..];
@@ -179,12 +194,17 @@ impl Position {
         } else if body.len() >= 3 {
             let last = body.as_bytes()[body.len() - 1];
             let before = body.as_bytes()[body.len() - 2];
-            if before.is_ascii_digit() && matches!(last.to_ascii_uppercase(), b'N' | b'B' | b'R' | b'Q') {
+            if before.is_ascii_digit()
+                && matches!(last.to_ascii_uppercase(), b'N' | b'B' | b'R' | b'Q')
+            {
                 promo = PieceKind::from_letter(last as char);
                 body.truncate(body.len() - 1);
             }
         }
-        if matches!(promo, Some(PieceKind::Pawn | PieceKind::King)) || body.len() < 2 || body.len() > 4 {
+        if matches!(promo, Some(PieceKind::Pawn | PieceKind::King))
+            || body.len() < 2
+            || body.len() > 4
+        {
             return Err(malformed());
         }
         let to = parse_square(&body[body.len() - 2..]).ok_or_else(malformed)?;

@@ -45,12 +45,16 @@ pub(crate) fn perft_magic(pos: &Position, depth: u32, a: Magic) -> u64 {
 #[target_feature(enable = "bmi2")]
 pub(crate) unsafe fn perft_pext(pos: &Position, depth: u32, a: Pext) -> u64 {
     // SAFETY: recursion keeps the same CPU guarantee as this call.
-    perft_body!(pos, depth, a, |c: &Position, d| unsafe { perft_pext(c, d, a) })
+    perft_body!(pos, depth, a, |c: &Position, d| unsafe {
+        perft_pext(c, d, a)
+    })
 }
 
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) unsafe fn perft_pext(pos: &Position, depth: u32, a: Pext) -> u64 {
-    perft_body!(pos, depth, a, |c: &Position, d| unsafe { perft_pext(c, d, a) })
+    perft_body!(pos, depth, a, |c: &Position, d| unsafe {
+        perft_pext(c, d, a)
+    })
 }
 
 impl Position {

@@ -82,10 +82,7 @@ pub fn bmi2_fast() -> bool {
         #[allow(unused_unsafe)]
         let (vendor, signature) = unsafe {
             let leaf0 = __cpuid(0);
-            (
-                [leaf0.ebx, leaf0.edx, leaf0.ecx],
-                __cpuid(1).eax,
-            )
+            ([leaf0.ebx, leaf0.edx, leaf0.ecx], __cpuid(1).eax)
         };
         // "AuthenticAMD" / "HygonGenuine" as the three vendor registers.
         let amd = vendor == [0x6874_7541, 0x6974_6E65, 0x444D_4163];

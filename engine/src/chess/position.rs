@@ -126,7 +126,7 @@ impl Position {
     pub(crate) fn put(&mut self, piece: Piece, sq: Square) {
         let b = bb(sq);
         self.by_kind[piece as usize % 6] |= b;
-        self.by_side[piece as usize / 6 & 1] |= b;
+        self.by_side[(piece as usize / 6) & 1] |= b;
         self.board[sq as usize & 63] = piece;
         self.hash ^= ZOBRIST.pieces[piece as usize % 12][sq as usize & 63];
     }
@@ -136,7 +136,7 @@ impl Position {
         let piece = self.board[sq as usize & 63];
         let b = bb(sq);
         self.by_kind[piece as usize % 6] &= !b;
-        self.by_side[piece as usize / 6 & 1] &= !b;
+        self.by_side[(piece as usize / 6) & 1] &= !b;
         self.board[sq as usize & 63] = NO_PIECE;
         self.hash ^= ZOBRIST.pieces[piece as usize % 12][sq as usize & 63];
         piece
@@ -144,7 +144,12 @@ impl Position {
 
     /// All pieces of both sides that attack `sq` given occupancy `occupied`.
     #[inline(always)]
-    pub(crate) fn attackers_to_with<A: SliderAttacks>(&self, a: A, sq: Square, occupied: u64) -> u64 {
+    pub(crate) fn attackers_to_with<A: SliderAttacks>(
+        &self,
+        a: A,
+        sq: Square,
+        occupied: u64,
+    ) -> u64 {
         let s = sq as usize & 63;
         let k = &self.by_kind;
         let rooks = k[PieceKind::Rook.index()] | k[PieceKind::Queen.index()];
@@ -236,7 +241,9 @@ impl Position {
                 self.halfmove = 0;
                 if to ^ from == 16 {
                     let ep = (from + to) / 2;
-                    if PAWN_ATTACKS[us.index()][ep as usize] & self.pieces(them, PieceKind::Pawn) != 0 {
+                    if PAWN_ATTACKS[us.index()][ep as usize] & self.pieces(them, PieceKind::Pawn)
+                        != 0
+                    {
                         self.ep = ep;
                         self.hash ^= ZOBRIST.en_passant[file_of(ep) as usize];
                     }
@@ -246,7 +253,9 @@ impl Position {
         if self.castling != 0 {
             let mut rights = self.castling;
             for i in 0..4 {
-                if rights & (1 << i) != 0 && (self.castle_rooks[i] == from || self.castle_rooks[i] == to) {
+                if rights & (1 << i) != 0
+                    && (self.castle_rooks[i] == from || self.castle_rooks[i] == to)
+                {
                     rights &= !(1 << i);
                 }
             }
@@ -254,7 +263,8 @@ impl Position {
                 rights &= !(3 << (2 * us.index()));
             }
             if rights != self.castling {
-                self.hash ^= ZOBRIST.castling[self.castling as usize & 15] ^ ZOBRIST.castling[rights as usize & 15];
+                self.hash ^= ZOBRIST.castling[self.castling as usize & 15]
+                    ^ ZOBRIST.castling[rights as usize & 15];
                 self.castling = rights;
             }
         }

@@ -15,9 +15,15 @@ impl Position {
     /// The outcome when the side to move has no legal move.
     pub fn no_moves_outcome_impl(&self) -> Outcome {
         if self.checkers != 0 {
-            Outcome { result: GameResult::Loss, reason: EndReason::Checkmate }
+            Outcome {
+                result: GameResult::Loss,
+                reason: EndReason::Checkmate,
+            }
         } else {
-            Outcome { result: GameResult::Draw, reason: EndReason::Stalemate }
+            Outcome {
+                result: GameResult::Draw,
+                reason: EndReason::Stalemate,
+            }
         }
     }
 
@@ -25,7 +31,9 @@ impl Position {
     /// only bishops that all stand on squares of one colour (covers KK, KBK, KNK, KB vs KB).
     pub fn insufficient_material(&self) -> bool {
         let k = &self.by_kind;
-        if k[PieceKind::Pawn.index()] | k[PieceKind::Rook.index()] | k[PieceKind::Queen.index()] != 0 {
+        if k[PieceKind::Pawn.index()] | k[PieceKind::Rook.index()] | k[PieceKind::Queen.index()]
+            != 0
+        {
             return false;
         }
         let knights = k[PieceKind::Knight.index()];
@@ -66,11 +74,17 @@ impl Position {
                     return Some(self.no_moves_outcome_impl());
                 }
             }
-            return Some(Outcome { result: GameResult::Draw, reason: EndReason::FiftyMoveRule });
+            return Some(Outcome {
+                result: GameResult::Draw,
+                reason: EndReason::FiftyMoveRule,
+            });
         }
         let needed = if in_search { 1 } else { 2 };
         if self.repetitions(history, needed) >= needed {
-            return Some(Outcome { result: GameResult::Draw, reason: EndReason::Repetition });
+            return Some(Outcome {
+                result: GameResult::Draw,
+                reason: EndReason::Repetition,
+            });
         }
         if self.insufficient_material() {
             return Some(Outcome {
@@ -103,7 +117,10 @@ mod tests {
         assert!(!pos("8/8/4k3/8/8/3KP3/8/8 w - - 0 1").insufficient_material());
         assert!(!pos("8/8/4k3/8/8/3K4/8/R7 w - - 0 1").insufficient_material());
         let outcome = pos("8/8/4k3/8/8/3K4/8/8 w - - 0 1").rule_outcome(&[], false);
-        assert_eq!(outcome.map(|o| o.reason), Some(EndReason::InsufficientMaterial));
+        assert_eq!(
+            outcome.map(|o| o.reason),
+            Some(EndReason::InsufficientMaterial)
+        );
     }
 
     #[test]
@@ -111,14 +128,23 @@ mod tests {
         let draw = pos("8/8/4k3/8/8/3K4/8/R7 w - - 100 80");
         assert_eq!(
             draw.rule_outcome(&[], false),
-            Some(Outcome { result: GameResult::Draw, reason: EndReason::FiftyMoveRule })
+            Some(Outcome {
+                result: GameResult::Draw,
+                reason: EndReason::FiftyMoveRule
+            })
         );
-        assert_eq!(pos("8/8/4k3/8/8/3K4/8/R7 w - - 99 80").rule_outcome(&[], false), None);
+        assert_eq!(
+            pos("8/8/4k3/8/8/3K4/8/R7 w - - 99 80").rule_outcome(&[], false),
+            None
+        );
         // Black is mated with the clock at 100: the mate stands.
         let mated = pos("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80");
         assert_eq!(
             mated.rule_outcome(&[], false),
-            Some(Outcome { result: GameResult::Loss, reason: EndReason::Checkmate })
+            Some(Outcome {
+                result: GameResult::Loss,
+                reason: EndReason::Checkmate
+            })
         );
     }
 
@@ -130,10 +156,17 @@ mod tests {
         let mut outcomes = Vec::new();
         for round in 0..2 {
             for uci in shuffle {
-                history.push(HistoryEntry { hash: p.hash(), in_check: p.in_check() });
+                history.push(HistoryEntry {
+                    hash: p.hash(),
+                    in_check: p.in_check(),
+                });
                 let m = p.parse_move(uci).unwrap();
                 p.make_move(m);
-                outcomes.push((round, p.rule_outcome(&history, false), p.rule_outcome(&history, true)));
+                outcomes.push((
+                    round,
+                    p.rule_outcome(&history, false),
+                    p.rule_outcome(&history, true),
+                ));
             }
         }
         // After the first cycle the start position occurs a second time: a repetition in
@@ -145,7 +178,10 @@ mod tests {
         assert_eq!(outcomes[7].1.map(|o| o.reason), Some(EndReason::Repetition));
         assert_eq!(outcomes[6].1, None);
         // A pawn move resets the reach of the rule.
-        history.push(HistoryEntry { hash: p.hash(), in_check: false });
+        history.push(HistoryEntry {
+            hash: p.hash(),
+            in_check: false,
+        });
         p.make_move(p.parse_move("e2e4").unwrap());
         assert_eq!(p.rule_outcome(&history, true), None);
     }

@@ -74,7 +74,11 @@ impl Position {
             let Some((kind, b)) = least else { break };
             if kind == PieceKind::King {
                 // The king may only take last: if the other side still attacks, it cannot.
-                return if attackers & !self.side_pieces(side) != 0 { !result } else { result };
+                return if attackers & !self.side_pieces(side) != 0 {
+                    !result
+                } else {
+                    result
+                };
             }
             swap = SEE_VALUES[kind.index()] - swap;
             if swap < result as i32 {
