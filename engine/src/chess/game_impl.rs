@@ -69,6 +69,8 @@ impl Game for Position {
         with_sliders!(|a| generate::<_, _, false>(self, a, &mut ListSink(moves), !0))
     }
 
+    /// Captures (capture-promotions to a queen only) and queen push-promotions; all
+    /// under-promotions are left to the full generator.
     fn generate_noisy(&self, moves: &mut Self::Moves) {
         moves.clear();
         with_sliders!(|a| generate::<_, _, true>(self, a, &mut ListSink(moves), !0))
@@ -117,9 +119,7 @@ impl Game for Position {
     }
 
     fn gives_check(&self, m: Move) -> bool {
-        let mut child = *self;
-        child.make_move(m);
-        child.checkers != 0
+        self.move_gives_check(m)
     }
 
     fn move_from_slot(m: Move) -> usize {

@@ -3,6 +3,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+mod checks;
 pub mod classical;
 pub mod delta;
 pub mod fen;
