@@ -175,19 +175,7 @@ impl PieceKind {
                 | PieceKind::ProSilver
         )
     }
-
-    /// Relative ranks (from the owner's side, 0..9) this kind may stand on: a pawn or lance never
-    /// on the last rank, a knight never on the last two.
-    #[inline]
-    pub const fn first_dead_relative_rank(self) -> usize {
-        match self {
-            PieceKind::Pawn | PieceKind::Lance => 8,
-            PieceKind::Knight => 7,
-            _ => 9,
-        }
-    }
 }
-
 
 /// A coloured piece, or `Piece::NONE` for an empty square: `side * 16 + kind`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
