@@ -181,8 +181,15 @@ impl Position {
                     kind,
                     PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook
                 );
-            let mut dests = piece_attacks(us, kind, from, occ)
-                & if wants_promo { promo_targets } else { targets };
+            let mask = if !wants_promo {
+                targets
+            } else if zone(us).has(from) {
+                // Starting in the zone every move may promote.
+                targets | empty
+            } else {
+                promo_targets
+            };
+            let mut dests = piece_attacks(us, kind, from, occ) & mask;
             if pinned.has(from) {
                 dests &= line_through(ksq, from);
             }
