@@ -49,7 +49,11 @@ fn check(filter: impl Fn(&Row) -> bool) -> usize {
         }
         checked += 1;
     }
-    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
     checked
 }
 

@@ -26,7 +26,12 @@ fn legal(pos: &Position) -> Vec<Move> {
 }
 
 /// Plays random games from each start, calling `visit` on every position reached.
-fn playouts(games_per_start: usize, max_plies: usize, seed: u64, mut visit: impl FnMut(&Position, &mut Xoshiro256PlusPlus)) {
+fn playouts(
+    games_per_start: usize,
+    max_plies: usize,
+    seed: u64,
+    mut visit: impl FnMut(&Position, &mut Xoshiro256PlusPlus),
+) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     for sfen in START_SFENS {
         for _ in 0..games_per_start {
@@ -67,9 +72,19 @@ fn usi_and_xboard_notation_round_trip() {
     playouts(10, 300, 2, |pos, _| {
         for m in legal(pos) {
             let usi = pos.format_move(m);
-            assert_eq!(pos.parse_move(&usi), Ok(m), "usi {usi} in {}", pos.to_text());
+            assert_eq!(
+                pos.parse_move(&usi),
+                Ok(m),
+                "usi {usi} in {}",
+                pos.to_text()
+            );
             let xb = pos.format_move_cecp(m);
-            assert_eq!(pos.parse_move_cecp(&xb), Ok(m), "xboard {xb} in {}", pos.to_text());
+            assert_eq!(
+                pos.parse_move_cecp(&xb),
+                Ok(m),
+                "xboard {xb} in {}",
+                pos.to_text()
+            );
             // Without the '=' suffix a move still reads as the non-promotion.
             if let Some(bare) = xb.strip_suffix('=') {
                 assert_eq!(pos.parse_move_cecp(bare), Ok(m));
@@ -90,7 +105,11 @@ fn is_legal_move_agrees_with_the_legal_list() {
     playouts(20, 300, 3, |pos, rng| {
         let moves: HashSet<Move> = legal(pos).into_iter().collect();
         for &m in &moves {
-            assert!(pos.is_legal_move(m), "{m:?} listed but not legal in {}", pos.to_text());
+            assert!(
+                pos.is_legal_move(m),
+                "{m:?} listed but not legal in {}",
+                pos.to_text()
+            );
         }
         for i in 0..400 {
             let bits = if i % 2 == 0 {
@@ -125,7 +144,11 @@ fn noisy_moves_checks_slots_and_deltas_are_consistent() {
         let us = pos.side_to_move();
         for &m in &all {
             let capture = !m.is_drop() && pos.piece_on(m.to()).is_some();
-            let kind = if m.is_drop() { m.drop_kind() } else { pos.piece_on(m.from()).kind() };
+            let kind = if m.is_drop() {
+                m.drop_kind()
+            } else {
+                pos.piece_on(m.from()).kind()
+            };
             let pbr = matches!(kind, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook);
             let promoted_twin = Move::from_bits(m.to_bits() | 1 << 14);
             let dominated = !m.is_promotion() && pbr && all.contains(&promoted_twin);
@@ -145,7 +168,12 @@ fn noisy_moves_checks_slots_and_deltas_are_consistent() {
 
             let mut child = *pos;
             child.make_move(m);
-            assert_eq!(pos.gives_check(m), child.in_check(), "{m:?} in {}", pos.to_text());
+            assert_eq!(
+                pos.gives_check(m),
+                child.in_check(),
+                "{m:?} in {}",
+                pos.to_text()
+            );
             // Apply the delta to the parent's board and compare with the child's.
             let d = child.delta();
             let mut board: Vec<_> = (0..81).map(|sq| pos.piece_on(sq)).collect();
@@ -155,8 +183,8 @@ fn noisy_moves_checks_slots_and_deltas_are_consistent() {
             }
             let added = d.added.expect("every move places a piece");
             board[added.square as usize] = added.piece;
-            for sq in 0..81 {
-                assert_eq!(board[sq], child.piece_on(sq));
+            for (sq, &pc) in board.iter().enumerate() {
+                assert_eq!(pc, child.piece_on(sq));
             }
             if let Some(h) = d.hand {
                 assert_eq!(pos.hand(h.side).count(h.kind), h.old);
@@ -185,7 +213,11 @@ fn mate_in_one_agrees_with_brute_force() {
             assert!(pos.is_legal_move(m));
             let mut child = *pos;
             child.make_move(m);
-            assert!(child.in_check() && legal(&child).is_empty(), "{m:?} in {}", pos.to_text());
+            assert!(
+                child.in_check() && legal(&child).is_empty(),
+                "{m:?} in {}",
+                pos.to_text()
+            );
             mates += 1;
         }
         assert_eq!(found.is_some(), brute_mate_in_one(pos), "{}", pos.to_text());
@@ -207,7 +239,7 @@ fn pawn_drops_are_illegal_exactly_when_they_mate() {
             Side::First => them_king as i32 + 1,
             Side::Second => them_king as i32 - 1,
         };
-        if front < 0 || front >= 81 || front / 9 != them_king as i32 / 9 {
+        if !(0..81).contains(&front) || front / 9 != them_king as i32 / 9 {
             return;
         }
         let m = Move::drop(PieceKind::Pawn, front as usize);

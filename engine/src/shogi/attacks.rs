@@ -288,8 +288,14 @@ mod tests {
                     bishop_attacks(sq, occ),
                     walk(sq, occ, &[(1, 1), (-1, -1), (1, -1), (-1, 1)])
                 );
-                assert_eq!(lance_attacks(Side::First, sq, occ), walk(sq, occ, &[(0, -1)]));
-                assert_eq!(lance_attacks(Side::Second, sq, occ), walk(sq, occ, &[(0, 1)]));
+                assert_eq!(
+                    lance_attacks(Side::First, sq, occ),
+                    walk(sq, occ, &[(0, -1)])
+                );
+                assert_eq!(
+                    lance_attacks(Side::Second, sq, occ),
+                    walk(sq, occ, &[(0, 1)])
+                );
             }
         }
     }

@@ -43,8 +43,8 @@ impl Position {
         ((lance_attacks(them, eksq, after) & self.pieces_kind(PieceKind::Lance))
             | (bishop_attacks(eksq, after) & self.bishop_movers())
             | (rook_attacks(eksq, after) & self.rook_movers()))
-            .and(snipers)
-            .any()
+        .and(snipers)
+        .any()
     }
 
     /// A checking move after which the opponent has no legal move, if there is one.

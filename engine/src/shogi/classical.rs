@@ -139,16 +139,14 @@ mod tests {
         let mut eval = ClassicalEval::default();
         let pos = Position::startpos();
         assert_eq!(eval.evaluate(&pos), 0);
-        let white = Position::from_text(
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-        )
-        .unwrap();
+        let white =
+            Position::from_text("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1")
+                .unwrap();
         assert_eq!(eval.evaluate(&white), 0);
         // Black a pawn up in hand: good for Black, bad for White to move.
-        let up = Position::from_text(
-            "lnsgkgsnl/1r5b1/pppppppp1/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w P 1",
-        )
-        .unwrap();
+        let up =
+            Position::from_text("lnsgkgsnl/1r5b1/pppppppp1/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w P 1")
+                .unwrap();
         assert!(eval.evaluate(&up) < -100);
     }
 }

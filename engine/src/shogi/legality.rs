@@ -25,13 +25,13 @@ impl Position {
             if self.hand(us).count(kind) == 0 || occ.has(to) || dead_squares(us, kind).has(to) {
                 return false;
             }
-            if checkers.any()
-                && (checkers.more_than_one() || !between(ksq, checkers.lsb()).has(to))
+            if checkers.any() && (checkers.more_than_one() || !between(ksq, checkers.lsb()).has(to))
             {
                 return false;
             }
             if kind == PieceKind::Pawn
-                && (files_of(self.pieces(us, PieceKind::Pawn)).has(to) || self.is_pawn_drop_mate(to))
+                && (files_of(self.pieces(us, PieceKind::Pawn)).has(to)
+                    || self.is_pawn_drop_mate(to))
             {
                 return false;
             }
@@ -60,6 +60,8 @@ impl Position {
         }
         let to_bit = Bitboard::from_square(to);
         let after = (occ ^ from_bit) | to_bit;
-        self.attackers_to(them, ksq, after).and_not(to_bit).is_empty()
+        self.attackers_to(them, ksq, after)
+            .and_not(to_bit)
+            .is_empty()
     }
 }

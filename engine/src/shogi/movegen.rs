@@ -103,8 +103,8 @@ fn push_board_move<L: MoveList<Move>>(
     }
     if noisy {
         // Quiescence: captures, and never a dominated non-promotion of pawn, bishop or rook.
-        let dominated = can_promote
-            && matches!(kind, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook);
+        let dominated =
+            can_promote && matches!(kind, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook);
         if !capture || dominated {
             return;
         }
@@ -176,11 +176,8 @@ impl Position {
         let others = own.and_not(free_pawns) & !Bitboard::from_square(ksq);
         for from in others {
             let kind = self.piece_on(from).kind();
-            let wants_promo = noisy
-                && matches!(
-                    kind,
-                    PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook
-                );
+            let wants_promo =
+                noisy && matches!(kind, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook);
             let mask = if !wants_promo {
                 targets
             } else if zone(us).has(from) {
@@ -216,8 +213,7 @@ impl Position {
             if kind == PieceKind::Pawn {
                 squares = squares.and_not(files_of(self.pieces(us, PieceKind::Pawn)));
                 // Only a drop right in front of the enemy king can be a pawn-drop mate.
-                let mate_square =
-                    pawn_attacks(us.flip(), self.king_square(us.flip())) & squares;
+                let mate_square = pawn_attacks(us.flip(), self.king_square(us.flip())) & squares;
                 if mate_square.any() && self.is_pawn_drop_mate(mate_square.lsb()) {
                     squares ^= mate_square;
                 }

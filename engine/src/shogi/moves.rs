@@ -95,7 +95,11 @@ impl std::fmt::Debug for Move {
             write!(f, "{}*{}", self.drop_kind().letter(), to)
         } else {
             let from = super::types::usi_square(self.from());
-            write!(f, "{from}{to}{}", if self.is_promotion() { "+" } else { "" })
+            write!(
+                f,
+                "{from}{to}{}",
+                if self.is_promotion() { "+" } else { "" }
+            )
         }
     }
 }

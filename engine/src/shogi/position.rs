@@ -243,8 +243,8 @@ impl Position {
         ((lance_attacks(them, sq, occ) & self.by_kind[PieceKind::Lance as usize])
             | (bishop_attacks(sq, occ) & self.bishop_movers())
             | (rook_attacks(sq, occ) & self.rook_movers()))
-            .and(own)
-            .any()
+        .and(own)
+        .any()
     }
 
     /// Sliding pieces of `side` that would attack `sq` on an empty board (candidate pinners
@@ -376,12 +376,17 @@ impl Position {
         }
         by_kind == self.by_kind
             && by_side == self.by_side
-            && self.piece_on(self.king_square(Side::First)) == Piece::new(Side::First, PieceKind::King)
+            && self.piece_on(self.king_square(Side::First))
+                == Piece::new(Side::First, PieceKind::King)
             && self.piece_on(self.king_square(Side::Second))
                 == Piece::new(Side::Second, PieceKind::King)
             && self.hash == self.compute_hash()
             && self.checkers
-                == self.attackers_to(self.side.flip(), self.king_square(self.side), self.occupied())
+                == self.attackers_to(
+                    self.side.flip(),
+                    self.king_square(self.side),
+                    self.occupied(),
+                )
     }
 }
 

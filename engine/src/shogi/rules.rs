@@ -2,9 +2,9 @@
 //! perpetual-check exception), the entering-king declaration (CSA 27-point and 24-point rules)
 //! and the configurable game-length limit.
 
-use super::bitboard::Bitboard;
+use super::movegen::zone;
 use super::position::Position;
-use super::types::{PieceKind, SQUARES};
+use super::types::PieceKind;
 use crate::game::{EndReason, GameResult, HistoryEntry, Outcome, Side};
 
 /// Which entering-king declaration rule applies.
@@ -38,17 +38,6 @@ pub fn declaration_points(kind: PieceKind) -> u32 {
     }
 }
 
-/// The three ranks of `side`'s promotion zone (the opponent's camp).
-fn enemy_camp(side: Side) -> Bitboard {
-    let mut camp = Bitboard::EMPTY;
-    for sq in 0..SQUARES {
-        if super::types::in_zone(side, sq) {
-            camp |= Bitboard::from_square(sq);
-        }
-    }
-    camp
-}
-
 /// Facts for an entering-king declaration by the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeclarationCount {
@@ -65,7 +54,7 @@ impl Position {
     /// Counts what an entering-king declaration by the side to move is judged on.
     pub fn declaration_count(&self) -> DeclarationCount {
         let us = self.side_to_move_inner();
-        let camp = enemy_camp(us);
+        let camp = zone(us);
         let ours_in_camp = self.pieces_of(us) & camp;
         let king_in_camp = camp.has(self.king_square(us));
         let mut pieces = 0;
@@ -96,6 +85,10 @@ impl Position {
         if rule == EnteringKingRule::None {
             return None;
         }
+        let us = self.side_to_move_inner();
+        if !zone(us).has(self.king_square(us)) || (self.pieces_of(us) & zone(us)).count() < 11 {
+            return None;
+        }
         let count = self.declaration_count();
         if !count.king_in_camp || count.in_check || count.pieces_in_camp < 10 {
             return None;
@@ -117,7 +110,8 @@ impl Position {
         }
     }
 
-    /// Sennichite and the game-length limit (see `Game::rule_outcome`).
+    /// Sennichite, a winning entering-king declaration available to the side to move, and the
+    /// game-length limit (see `Game::rule_outcome`).
     pub(crate) fn rule_outcome_impl(
         &self,
         history: &[HistoryEntry],
@@ -125,6 +119,12 @@ impl Position {
     ) -> Option<Outcome> {
         if let Some(outcome) = self.repetition_outcome(history, in_search) {
             return Some(outcome);
+        }
+        if self.declaration_result() == Some(GameResult::Win) {
+            return Some(Outcome {
+                result: GameResult::Win,
+                reason: EndReason::EnteringKing,
+            });
         }
         let max = self.rules().max_plies;
         if max > 0 && self.ply() >= max {

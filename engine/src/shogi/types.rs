@@ -28,22 +28,6 @@ pub const fn rank_of(sq: Square) -> usize {
     sq % 9
 }
 
-/// A rank counted from `side`'s own back rank toward the opponent: 0 is its own back rank,
-/// 8 the opponent's back rank (Black's back rank is rank i).
-#[inline]
-pub const fn relative_rank(side: Side, rank: usize) -> usize {
-    match side {
-        Side::First => 8 - rank,
-        Side::Second => rank,
-    }
-}
-
-/// Whether a square lies in `side`'s promotion zone (the three ranks nearest the opponent).
-#[inline]
-pub const fn in_zone(side: Side, sq: Square) -> bool {
-    relative_rank(side, rank_of(sq)) >= 6
-}
-
 /// Piece kinds, unpromoted first in hand order (pawn .. gold), then king and the promoted kinds.
 /// `kind | 8` promotes and `kind & 7` unpromotes a promotable kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
