@@ -10,4 +10,5 @@ pub mod movelist;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod selfplay;
 pub mod shogi;

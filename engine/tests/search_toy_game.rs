@@ -1,6 +1,7 @@
 //! The generic search on tic-tac-toe, where perfect play is known: exact values and mate
 //! distances, legal PVs, MultiPV order, searchmoves, determinism, threads, stop and events.
 
+#[allow(dead_code)] // Each test binary uses a different part of the shared toy game.
 #[path = "search_support/tictactoe.rs"]
 mod tictactoe;
 
@@ -44,7 +45,11 @@ fn assert_pv_legal(root: &TicTacToe, pv: &[Cell]) {
     let mut moves = ArrayMoveList::<Cell, 9>::default();
     for &m in pv {
         pos.generate_legal(&mut moves);
-        assert!(!moves.is_empty(), "PV {pv:?} runs past the end from {}", root.to_text());
+        assert!(
+            !moves.is_empty(),
+            "PV {pv:?} runs past the end from {}",
+            root.to_text()
+        );
         assert!(pos.is_legal_move(m), "illegal PV move {m:?} in {pv:?}");
         pos.make_move(m);
     }
@@ -63,7 +68,12 @@ fn every_position_gets_its_exact_value_and_mate_distance() {
         }
         searcher.clear();
         let (result, events) = search_with(&mut searcher, &pos, &depth(60), &options);
-        assert_eq!(result.score, expected_score(&pos), "position {}", pos.to_text());
+        assert_eq!(
+            result.score,
+            expected_score(&pos),
+            "position {}",
+            pos.to_text()
+        );
         let best = result.best.expect("a move");
         let mut child = pos;
         child.make_move(best);
@@ -72,7 +82,12 @@ fn every_position_gets_its_exact_value_and_mate_distance() {
             Some(n) => Some(-n + 1),
             None => None,
         };
-        assert_eq!(child_value, solve(&pos), "best move {best:?} of {}", pos.to_text());
+        assert_eq!(
+            child_value,
+            solve(&pos),
+            "best move {best:?} of {}",
+            pos.to_text()
+        );
         let Some(SearchEvent::Pv(last)) = events.last() else {
             panic!("no PV event");
         };
@@ -80,7 +95,12 @@ fn every_position_gets_its_exact_value_and_mate_distance() {
         assert_pv_legal(&pos, &last.pv);
         if let Score::MatePlies(n) = result.score {
             if n > 0 {
-                assert_eq!(last.pv.len(), n as usize, "mate PV length {}", pos.to_text());
+                assert_eq!(
+                    last.pv.len(),
+                    n as usize,
+                    "mate PV length {}",
+                    pos.to_text()
+                );
             }
         }
         checked += 1;
@@ -193,14 +213,24 @@ fn one_thread_with_a_node_limit_is_deterministic() {
     };
     let first = run();
     assert_eq!(first, run());
-    assert!(first.0.nodes >= 3000 && first.0.nodes < 3000 + 100, "{}", first.0.nodes);
+    assert!(
+        first.0.nodes >= 3000 && first.0.nodes < 3000 + 100,
+        "{}",
+        first.0.nodes
+    );
 }
 
 #[test]
 fn several_threads_agree_on_exact_values() {
     let mut searcher = Searcher::new(LinesEval::default());
     searcher.set_threads(4);
-    for text in ["x...o....", ".........", "x.o.x....", "xo.......", "o.x.x...."] {
+    for text in [
+        "x...o....",
+        ".........",
+        "x.o.x....",
+        "xo.......",
+        "o.x.x....",
+    ] {
         let pos = match TicTacToe::from_text(text) {
             Ok(p) => p,
             Err(_) => continue,
@@ -226,7 +256,14 @@ fn stop_ends_an_infinite_search_with_a_move() {
             std::thread::sleep(std::time::Duration::from_millis(100));
             control.stop.store(true, Ordering::Relaxed);
         });
-        searcher.search(&pos, &[], &limits, &SearchOptions::default(), &control, &mut |_| {})
+        searcher.search(
+            &pos,
+            &[],
+            &limits,
+            &SearchOptions::default(),
+            &control,
+            &mut |_| {},
+        )
     });
     let elapsed = started.elapsed().as_millis();
     assert!((100..1000).contains(&elapsed), "{elapsed} ms");

@@ -123,10 +123,7 @@ impl TimeManager {
 
     /// Whether the hard bound has passed (never while pondering).
     pub fn hard_expired(&self) -> bool {
-        !self.waiting_for_ponderhit
-            && self
-                .budget
-                .is_some_and(|b| self.elapsed_ms() >= b.hard_ms)
+        !self.waiting_for_ponderhit && self.budget.is_some_and(|b| self.elapsed_ms() >= b.hard_ms)
     }
 
     /// Whether a new iteration should not start; `scale_permille` stretches the soft bound (best
@@ -165,7 +162,13 @@ mod tests {
     #[test]
     fn movetime_uses_everything_but_the_overhead() {
         let b = allocate_time(None, Some(1000), Side::Second, 10).unwrap();
-        assert_eq!(b, TimeBudget { soft_ms: 990, hard_ms: 990 });
+        assert_eq!(
+            b,
+            TimeBudget {
+                soft_ms: 990,
+                hard_ms: 990
+            }
+        );
         let tiny = allocate_time(None, Some(5), Side::Second, 10).unwrap();
         assert_eq!(tiny.hard_ms, 1, "never zero: depth 1 still gets done");
     }
@@ -203,7 +206,13 @@ mod tests {
     #[test]
     fn byoyomi_alone_is_used_almost_fully() {
         let b = budget(&clock(0, 0, None, 5000));
-        assert_eq!(b, TimeBudget { soft_ms: 4990, hard_ms: 4990 });
+        assert_eq!(
+            b,
+            TimeBudget {
+                soft_ms: 4990,
+                hard_ms: 4990
+            }
+        );
         let with_main = budget(&clock(60_000, 0, None, 5000));
         assert!(with_main.hard_ms > 4990 && with_main.hard_ms <= 60_000 * 8 / 10 + 4990);
     }

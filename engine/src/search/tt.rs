@@ -165,7 +165,17 @@ impl TranspositionTable {
                 } else {
                     move_bits
                 };
-                self.write(bucket, slot, hash, kept_move, score, static_eval, depth, bound, age);
+                self.write(
+                    bucket,
+                    slot,
+                    hash,
+                    kept_move,
+                    score,
+                    static_eval,
+                    depth,
+                    bound,
+                    age,
+                );
                 return;
             }
             let staleness = ((age + AGE_MASK + 1 - data_age(data)) & AGE_MASK) as i32;
@@ -179,7 +189,17 @@ impl TranspositionTable {
                 victim = slot;
             }
         }
-        self.write(bucket, victim, hash, move_bits, score, static_eval, depth, bound, age);
+        self.write(
+            bucket,
+            victim,
+            hash,
+            move_bits,
+            score,
+            static_eval,
+            depth,
+            bound,
+            age,
+        );
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -224,7 +244,14 @@ mod tests {
     #[test]
     fn store_then_probe_round_trips_negative_values() {
         let tt = TranspositionTable::new(1);
-        tt.store(0xdead_beef_1234_5678, 0x1234, -31_000, -250, -1, Bound::Upper);
+        tt.store(
+            0xdead_beef_1234_5678,
+            0x1234,
+            -31_000,
+            -250,
+            -1,
+            Bound::Upper,
+        );
         let e = tt.probe(0xdead_beef_1234_5678).expect("stored entry");
         assert_eq!(e.move_bits, 0x1234);
         assert_eq!(e.score, -31_000);
@@ -244,7 +271,11 @@ mod tests {
         }
         assert!(tt.hashfull() > 500, "hashfull {}", tt.hashfull());
         tt.new_search();
-        assert_eq!(tt.hashfull(), 0, "entries from an older search do not count");
+        assert_eq!(
+            tt.hashfull(),
+            0,
+            "entries from an older search do not count"
+        );
         tt.clear();
         assert!(tt.probe(0x9e37_79b9_7f4a_7c15).is_none());
     }

@@ -11,8 +11,8 @@ use super::report::{ScoreBound, SearchEvent, SearchInfo};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use super::value::{
-    from_tt, is_mate_value, mated_at, outcome_value, to_score, to_tt, wdl_of, winning_at,
-    INFINITE, MATE_BOUND, MAX_PLY,
+    from_tt, is_mate_value, mated_at, outcome_value, to_score, to_tt, wdl_of, winning_at, INFINITE,
+    MATE_BOUND, MAX_PLY,
 };
 use super::SearchControl;
 use crate::eval::Evaluator;
@@ -307,7 +307,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let mut delta = 18;
         let (mut alpha, mut beta) =
             if shared.features.aspiration_windows && depth >= 4 && !is_mate_value(previous) {
-                ((previous - delta).max(-INFINITE), (previous + delta).min(INFINITE))
+                (
+                    (previous - delta).max(-INFINITE),
+                    (previous + delta).min(INFINITE),
+                )
             } else {
                 (-INFINITE, INFINITE)
             };
@@ -673,11 +676,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
 
         for i in 0..moves.len() {
             let len = moves.len();
-            let (m, order_score) = pick_best(
-                moves.as_mut_slice(),
-                &mut self.scores[base..base + len],
-                i,
-            );
+            let (m, order_score) =
+                pick_best(moves.as_mut_slice(), &mut self.scores[base..base + len], i);
             if m == excluded {
                 continue;
             }
@@ -788,7 +788,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let full_null_window;
             if features.late_move_reductions
                 && depth >= 3
-                && moves_searched >= 1 + root as usize
+                && moves_searched > root as usize
                 && (quiet || is_losing_noisy(order_score))
             {
                 let mut r = reduction;
@@ -911,7 +911,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             // Only the excluded move exists: it is singular.
             return alpha;
         }
-        if !excluded.is_some() && !(root && self.pv_index > 0) {
+        if !(excluded.is_some() || root && self.pv_index > 0) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if pv_node && best > original_alpha {
