@@ -326,3 +326,45 @@ fn limited_strength_still_plays_legal_moves_deterministically() {
     assert!(a.best.is_some_and(|m| pos.is_legal_move(m)));
     assert!(a.nodes <= 64 * 4 + 64, "node cap applies: {}", a.nodes);
 }
+
+#[test]
+fn bench_node_count_is_a_repeatable_signature() {
+    let texts = ["startpos", "x...o....", "startpos moves 5 1 9", "xx.oo...."];
+    let mut first_out = Vec::new();
+    let a = sente::bench::bench_positions::<TicTacToe, _>(
+        &texts,
+        LinesEval::default(),
+        7,
+        &mut first_out,
+    )
+    .unwrap();
+    let mut second_out = Vec::new();
+    let b = sente::bench::bench_positions::<TicTacToe, _>(
+        &texts,
+        LinesEval::default(),
+        7,
+        &mut second_out,
+    )
+    .unwrap();
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.positions, 4);
+    let text = String::from_utf8(first_out).unwrap();
+    assert!(
+        text.contains(&format!("Nodes searched  : {}", a.nodes)),
+        "{text}"
+    );
+    assert_eq!(text.lines().filter(|l| l.contains(" nodes ")).count(), 4);
+    let bad = sente::bench::bench_positions::<TicTacToe, _>(
+        &["startpos moves 5 5"],
+        LinesEval::default(),
+        3,
+        &mut Vec::new(),
+    );
+    assert!(
+        matches!(
+            bad,
+            Err(sente::bench::BenchError::BadPosition { index: 1, .. })
+        ),
+        "{bad:?}"
+    );
+}

@@ -204,9 +204,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         let nodes = self.workers.iter().map(|w| w.nodes()).sum();
         let main_worker = &self.workers[0];
         // Depth 1 always completes on the main thread; the fallback only guards the invariant.
-        let (depth, lines): (u32, Vec<_>) = match main_worker.completed {
-            Some(c) => (c.depth as u32, c.lines.iter().flatten().copied().collect()),
-            None => (0, main_worker.root_moves[..1].to_vec()),
+        let (depth, lines) = if main_worker.completed_lines.is_empty() {
+            (0, &main_worker.root_moves[..1])
+        } else {
+            (
+                main_worker.completed_depth as u32,
+                &main_worker.completed_lines[..],
+            )
         };
         let mut chosen = 0;
         if let Some(s) = strength {

@@ -104,14 +104,6 @@ struct PlyState<M> {
     excluded: M,
 }
 
-/// The outcome of a worker's iterative deepening.
-#[derive(Clone, Copy)]
-pub struct CompletedIteration<M> {
-    pub depth: i32,
-    /// The lines of the last completed iteration, best first.
-    pub lines: [Option<RootMove<M>>; 8],
-}
-
 /// A search thread's private state.
 pub struct Worker<G: Game, E: Evaluator<G>> {
     pub id: usize,
@@ -131,7 +123,10 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
     nmp_min_ply: usize,
     stopped: bool,
     lmr: Vec<[i32; 64]>,
-    pub completed: Option<CompletedIteration<G::Move>>,
+    /// Depth of the last completed iteration (0: none yet).
+    pub completed_depth: i32,
+    /// The multi-PV lines of the last completed iteration, best first.
+    pub completed_lines: Vec<RootMove<G::Move>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
@@ -174,7 +169,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             nmp_min_ply: 0,
             stopped: false,
             lmr,
-            completed: None,
+            completed_depth: 0,
+            completed_lines: Vec::with_capacity(move_capacity),
         }
     }
 
@@ -213,7 +209,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         self.root_depth = 0;
         self.nmp_min_ply = 0;
         self.stopped = false;
-        self.completed = None;
+        self.completed_depth = 0;
+        self.completed_lines.clear();
         self.history.clear_killers();
         self.evaluator.reset(root);
     }
@@ -226,7 +223,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         shared: &SharedSearch,
         mut main: Option<&mut MainThreadContext<'_, '_, G::Move>>,
     ) {
-        let lines = shared.multi_pv.min(self.root_moves.len()).clamp(1, 8);
+        let lines = shared.multi_pv.clamp(1, self.root_moves.len().max(1));
         let mut best_changes = 0.0f64;
         let mut last_best = G::Move::NONE;
         for depth in 1..=shared.depth_limit.min(MAX_PLY as i32 - 1) {
@@ -252,14 +249,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             if self.stopped {
                 break;
             }
-            let mut completed = CompletedIteration {
-                depth,
-                lines: [None; 8],
-            };
-            for (slot, rm) in completed.lines.iter_mut().zip(&self.root_moves[..lines]) {
-                *slot = Some(*rm);
-            }
-            self.completed = Some(completed);
+            self.completed_depth = depth;
+            self.completed_lines.clear();
+            self.completed_lines
+                .extend_from_slice(&self.root_moves[..lines]);
             self.publish_nodes(shared);
 
             let Some(main) = main.as_deref_mut() else {
