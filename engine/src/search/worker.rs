@@ -391,7 +391,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 shared.abort.store(true, Ordering::Relaxed);
             }
         }
-        if self.nodes % CHECK_INTERVAL == 0 {
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
             self.publish_nodes(shared);
             if let Some(main) = main.as_deref_mut() {
                 if shared.control.stop.load(Ordering::Relaxed) {
