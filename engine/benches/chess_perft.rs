@@ -59,7 +59,9 @@ fn main() {
         time(&format!("{name} (magic)"), *expected, || {
             pos.perft_with_magic(*depth)
         });
-        time(&format!("{name} (trait calls)"), *expected, || trait_perft(pos, *depth));
+        time(&format!("{name} (trait calls)"), *expected, || {
+            trait_perft(pos, *depth)
+        });
         if pos.perft_with_pext(1).is_some() {
             time(&format!("{name} (pext)"), *expected, || {
                 pos.perft_with_pext(*depth).unwrap_or(0)
