@@ -182,3 +182,37 @@ fn en_passant_notation() {
     assert_eq!(p.noisy_gain(m), 100);
     assert!(!p.is_quiet(m));
 }
+
+#[test]
+fn garbage_move_text_never_panics() {
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(99);
+    let alphabet: Vec<char> = "abcdefgh12345678NBRQKPnbrqkpxX=+#-Oo0 é/@"
+        .chars()
+        .collect();
+    let positions = [
+        Position::startpos(),
+        pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
+        pos("k7/4P3/8/8/8/8/8/4K3 w - - 0 1"),
+        pos("4k3/8/8/8/8/8/8/5KR1 w G - 0 1"),
+    ];
+    let mut parsed = 0;
+    for i in 0..20_000 {
+        let len = (rng.next_u64() % 8) as usize;
+        let text: String = (0..len)
+            .map(|_| alphabet[(rng.next_u64() % alphabet.len() as u64) as usize])
+            .collect();
+        let p = &positions[i % positions.len()];
+        for result in [
+            p.parse_move(&text),
+            p.parse_move_cecp(&text),
+            p.parse_san(&text),
+        ] {
+            if let Ok(m) = result {
+                assert!(p.is_legal_move(m), "{text} gave an illegal move");
+                parsed += 1;
+            }
+        }
+    }
+    assert!(parsed > 0);
+}
