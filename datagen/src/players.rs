@@ -1,18 +1,33 @@
 //! What datagen needs per game beyond the `Game` trait: its start positions (chess: optionally
 //! Chess960 / double Fischer random) and its evaluators by name (`classical` or a net file).
 
-use anyhow::{bail, Result};
+use anyhow::{Context, Result};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use sente::eval::Evaluator;
 use sente::game::Game;
+use sente::nnue::{GameEval, NnueGame};
+use std::path::Path;
+
+/// `classical`, `default` (the embedded net, or classical without one) or a net file.
+pub fn load_eval<G: NnueGame>(spec: &str) -> Result<GameEval<G>> {
+    match spec {
+        "classical" => Ok(GameEval::classical()),
+        "default" => Ok(GameEval::default()),
+        path => {
+            let mut eval = GameEval::classical();
+            eval.load_net(Path::new(path))
+                .with_context(|| format!("loading the {} net '{path}'", G::NAME))?;
+            Ok(eval)
+        }
+    }
+}
 
 /// A game datagen can generate data for.
-pub trait DatagenGame: Game {
-    /// The evaluator players use.
-    type Eval: Evaluator<Self> + Sync;
-    /// `classical`, or a net file once nets exist.
-    fn load_eval(spec: &str) -> Result<Self::Eval>;
+pub trait DatagenGame: NnueGame {
+    /// `classical`, `default` or a net file.
+    fn load_eval(spec: &str) -> Result<GameEval<Self>> {
+        load_eval(spec)
+    }
     /// The start position; `dfrc` asks for random Chess960 back ranks (games that have them).
     fn start_position(dfrc: bool) -> Self;
     /// The start position for game `seed` (chess DFRC draws the back ranks from it).
@@ -23,15 +38,6 @@ pub trait DatagenGame: Game {
 }
 
 impl DatagenGame for sente::chess::Position {
-    type Eval = sente::chess::ClassicalEval;
-
-    fn load_eval(spec: &str) -> Result<Self::Eval> {
-        match spec {
-            "classical" => Ok(sente::chess::ClassicalEval::new(Default::default())),
-            other => bail!("evaluator '{other}': only 'classical' until NNUE nets are wired in"),
-        }
-    }
-
     fn start_position(dfrc: bool) -> Self {
         if dfrc {
             Self::start_for_game(true, 0)
@@ -59,15 +65,6 @@ impl DatagenGame for sente::chess::Position {
 }
 
 impl DatagenGame for sente::shogi::Position {
-    type Eval = sente::shogi::ClassicalEval;
-
-    fn load_eval(spec: &str) -> Result<Self::Eval> {
-        match spec {
-            "classical" => Ok(sente::shogi::ClassicalEval::new(Default::default())),
-            other => bail!("evaluator '{other}': only 'classical' until NNUE nets are wired in"),
-        }
-    }
-
     fn start_position(_dfrc: bool) -> Self {
         Self::startpos()
     }
