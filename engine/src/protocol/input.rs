@@ -13,6 +13,8 @@ pub enum Event {
     Eof,
     /// The search with this id returned.
     SearchDone(u64),
+    /// The mate solver (USI `go mate`) with this id returned.
+    MateDone(u64),
 }
 
 /// A channel of events fed by a thread reading `reader` line by line.

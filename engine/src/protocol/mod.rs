@@ -18,6 +18,12 @@ pub mod record;
 pub mod uci;
 pub mod usi;
 
+#[cfg(test)]
+mod testing;
+
+#[cfg(test)]
+mod session_tests;
+
 pub use games::ProtocolGame;
 pub use input::Event;
 pub use output::Output;
@@ -37,6 +43,11 @@ pub trait Protocol {
     fn handle_line(&mut self, line: &str) -> Flow;
     /// The search with this id returned by itself.
     fn search_done(&mut self, id: u64) -> Flow;
+    /// The mate solver with this id returned by itself.
+    fn mate_done(&mut self, id: u64) -> Flow {
+        let _ = id;
+        Flow::Continue
+    }
     /// Input ended or `quit`: stop searching and answer what must be answered.
     fn shutdown(&mut self);
 }
@@ -60,7 +71,7 @@ pub fn run<C: ProtocolGame, S: ProtocolGame>(
         let line = match event {
             Event::Line(line) => line,
             Event::Eof => return,
-            Event::SearchDone(_) => continue,
+            Event::SearchDone(_) | Event::MateDone(_) => continue,
         };
         let tokens = input::tokens(&line);
         let Some(&command) = tokens.first() else {
@@ -88,6 +99,7 @@ pub fn run<C: ProtocolGame, S: ProtocolGame>(
             Ok(Event::Line(line)) if line.trim().is_empty() => Flow::Continue,
             Ok(Event::Line(line)) => session.handle_line(&line),
             Ok(Event::SearchDone(id)) => session.search_done(id),
+            Ok(Event::MateDone(id)) => session.mate_done(id),
             Ok(Event::Eof) | Err(_) => Flow::Quit,
         };
     }

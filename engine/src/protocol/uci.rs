@@ -59,13 +59,17 @@ pub struct UciSession<G: ProtocolGame> {
     /// An answer that needed no search but must wait for `stop` / `ponderhit` (the root had no
     /// move during `go infinite` or `go ponder`).
     held_answer: Option<Vec<String>>,
+    /// USI `go mate` in progress.
+    mate_job: Option<usi::MateJob<G>>,
+    next_mate_id: u64,
+    events: Sender<Event>,
     debug: bool,
 }
 
 impl<G: ProtocolGame> UciSession<G> {
     pub fn new(dialect: Dialect, out: Output, events: Sender<Event>) -> Self {
         let settings = EngineSettings::default();
-        let mut controller = Controller::new(G::new_backend(), events);
+        let mut controller = Controller::new(G::new_backend(), events.clone());
         controller.configure(settings.hash_mb, settings.threads);
         let record = GameRecord::new(start_position::<G>(&settings));
         Self {
@@ -76,6 +80,9 @@ impl<G: ProtocolGame> UciSession<G> {
             last_position: None,
             controller,
             held_answer: None,
+            mate_job: None,
+            next_mate_id: 1,
+            events,
             debug: false,
         }
     }
@@ -206,10 +213,12 @@ impl<G: ProtocolGame> UciSession<G> {
             }
             return;
         }
-        if self.dialect == Dialect::Usi
-            && matches!(params.mate, Some(MateRequest::TimeMs(_) | MateRequest::Infinite))
-        {
-            self.out.line(&usi::go_mate_answer(&root));
+        if let (Dialect::Usi, Some(request)) = (self.dialect, params.mate) {
+            let id = self.next_mate_id;
+            self.next_mate_id += 1;
+            let table_mb = self.settings.hash_mb;
+            let job = usi::MateJob::start(root, request, table_mb, id, self.events.clone());
+            self.mate_job = Some(job);
             return;
         }
         let hold = params.ponder || params.is_unbounded(dialect);
@@ -315,6 +324,9 @@ impl<G: ProtocolGame> UciSession<G> {
 
     /// Ends the running search (printing its answer) and prints any held answer.
     fn finish_search(&mut self) {
+        if let Some(job) = self.mate_job.take() {
+            self.out.line(&job.finish());
+        }
         if let Some(finished) = self.controller.stop() {
             self.print_answer(finished);
         }
@@ -378,6 +390,15 @@ impl<G: ProtocolGame> Protocol for UciSession<G> {
     fn search_done(&mut self, id: u64) -> Flow {
         if let Some(finished) = self.controller.on_search_done(id) {
             self.print_answer(finished);
+        }
+        Flow::Continue
+    }
+
+    fn mate_done(&mut self, id: u64) -> Flow {
+        if self.mate_job.as_ref().is_some_and(|job| job.id == id) {
+            if let Some(job) = self.mate_job.take() {
+                self.out.line(&job.finish());
+            }
         }
         Flow::Continue
     }
