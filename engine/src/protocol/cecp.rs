@@ -439,7 +439,11 @@ impl<G: ProtocolGame> CecpSession<G> {
         };
         let pos = self.record.current().clone();
         if what == "all" {
-            self.excluded = if exclude { legal_moves(&pos) } else { Vec::new() };
+            self.excluded = if exclude {
+                legal_moves(&pos)
+            } else {
+                Vec::new()
+            };
         } else {
             match pos.parse_move_cecp(what) {
                 Ok(m) if exclude => {
@@ -490,7 +494,8 @@ impl<G: ProtocolGame> CecpSession<G> {
 
     fn apply_resources(&mut self) {
         let settings = &self.common.settings;
-        self.controller.configure(settings.hash_mb, settings.threads);
+        self.controller
+            .configure(settings.hash_mb, settings.threads);
     }
 
     fn draw_offered(&self) {
@@ -501,46 +506,55 @@ impl<G: ProtocolGame> CecpSession<G> {
         }
     }
 
-    fn edit_command(&mut self, line: &str) {
+    /// One line in edit mode. A line that is no edit command ends edit mode as `.` would (some
+    /// interfaces omit the `.`) and is then handled as a normal command; `true` when consumed.
+    fn edit_command(&mut self, line: &str) -> bool {
         let Some(edit) = self.edit.as_mut() else {
-            return;
+            return false;
         };
         let text = line.trim();
-        match text {
-            "c" => edit.color_white = !edit.color_white,
-            "#" => edit.board = EditBoard::default(),
-            "." => {
-                let board = edit.board;
-                self.edit = None;
-                let side = self.record.current().side_to_move();
-                match G::from_edit_board(&board, side) {
-                    Some(mut pos) => {
-                        pos.apply_rules(&self.common.settings.rules);
-                        self.reset_board(pos);
-                        self.restart_background();
-                    }
-                    None => {
-                        self.illegal_position = true;
-                        self.out("tellusererror Illegal position");
-                    }
-                }
+        let mut chars = text.chars();
+        let piece = chars.next();
+        let square = EditBoard::square(chars.as_str());
+        match (text, piece, square) {
+            ("c", _, _) => edit.color_white = !edit.color_white,
+            ("#", _, _) => edit.board = EditBoard::default(),
+            ("", _, _) => {}
+            (_, Some('x' | 'X'), Some((rank, file))) => edit.board.squares[rank][file] = None,
+            (_, Some(p), Some((rank, file))) if "PNBRQK".contains(p.to_ascii_uppercase()) => {
+                let letter = if edit.color_white {
+                    p.to_ascii_uppercase()
+                } else {
+                    p.to_ascii_lowercase()
+                };
+                edit.board.squares[rank][file] = Some(letter);
+            }
+            (".", _, _) => {
+                self.leave_edit();
             }
             _ => {
-                let mut chars = text.chars();
-                let piece = chars.next();
-                let square = EditBoard::square(chars.as_str());
-                match (piece, square) {
-                    (Some('x' | 'X'), Some((rank, file))) => edit.board.squares[rank][file] = None,
-                    (Some(p), Some((rank, file))) if "PNBRQK".contains(p.to_ascii_uppercase()) => {
-                        let letter = if edit.color_white {
-                            p.to_ascii_uppercase()
-                        } else {
-                            p.to_ascii_lowercase()
-                        };
-                        edit.board.squares[rank][file] = Some(letter);
-                    }
-                    _ => self.error("bad edit command", text),
-                }
+                self.leave_edit();
+                return false;
+            }
+        }
+        true
+    }
+
+    fn leave_edit(&mut self) {
+        let Some(edit) = self.edit.take() else {
+            return;
+        };
+        let side = self.record.current().side_to_move();
+        match G::from_edit_board(&edit.board, side) {
+            Some(mut pos) => {
+                pos.apply_rules(&self.common.settings.rules);
+                self.reset_board(pos);
+                self.restart_background();
+            }
+            None => {
+                self.reset_board(self.record.current().clone());
+                self.illegal_position = true;
+                self.out("tellusererror Illegal position");
             }
         }
     }
@@ -578,8 +592,7 @@ impl<G: ProtocolGame> CecpSession<G> {
     }
 
     fn handle_line(&mut self, line: &str) -> Flow {
-        if self.edit.is_some() {
-            self.edit_command(line);
+        if self.edit.is_some() && self.edit_command(line) {
             return Flow::Continue;
         }
         let words = tokens(line);
@@ -731,7 +744,9 @@ impl<G: ProtocolGame> CecpSession<G> {
 fn looks_like_move(word: &str) -> bool {
     let len = word.len();
     (2..=8).contains(&len)
-        && word.chars().any(|c| c.is_ascii_digit() || c == 'O' || c == '0')
+        && word
+            .chars()
+            .any(|c| c.is_ascii_digit() || c == 'O' || c == '0')
         && word
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "@=+#-*x".contains(c))
@@ -866,7 +881,9 @@ impl<C: ProtocolGame, S: ProtocolGame> CecpDriver<C, S> {
                 common.settings.rules.chess960 = false;
                 Active::Shogi(CecpSession::new(common))
             }
-            (Active::Shogi(session), false) => Active::Chess(CecpSession::new(session.into_common())),
+            (Active::Shogi(session), false) => {
+                Active::Chess(CecpSession::new(session.into_common()))
+            }
             (same, _) => same,
         };
         self.active = Some(next);
@@ -920,7 +937,9 @@ mod tests {
 
     #[test]
     fn move_shapes() {
-        for word in ["e2e4", "e7e8q", "O-O", "O-O-O", "0-0", "Nf3", "exd5", "P@e5", "c3c4+", "e8=Q"] {
+        for word in [
+            "e2e4", "e7e8q", "O-O", "O-O-O", "0-0", "Nf3", "exd5", "P@e5", "c3c4+", "e8=Q",
+        ] {
             assert!(looks_like_move(word), "{word}");
         }
         for word in ["hello", "protover", "?", ".", "#", "e", "12345678901"] {

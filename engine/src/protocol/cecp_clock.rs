@@ -29,7 +29,9 @@ pub struct Level {
 pub enum Timing {
     Level(Level),
     /// Exactly this long per move (`st`).
-    PerMove { ms: u64 },
+    PerMove {
+        ms: u64,
+    },
 }
 
 /// Everything CECP has said about time and depth.
@@ -132,9 +134,8 @@ impl CecpClock {
                 None => limits.move_time_ms = Some(ms),
             },
             Some(Timing::Level(level)) => {
-                let moves_to_go = (level.moves_per_session > 0).then(|| {
-                    level.moves_per_session - engine_moves_made % level.moves_per_session
-                });
+                let moves_to_go = (level.moves_per_session > 0)
+                    .then(|| level.moves_per_session - engine_moves_made % level.moves_per_session);
                 let own = self.engine_ms.unwrap_or(level.base_ms);
                 let other = self.opponent_ms.unwrap_or(level.base_ms);
                 match nps {
@@ -179,7 +180,10 @@ mod tests {
         assert_eq!(parse_level(&["0", "2:30", "2"]).unwrap().base_ms, 150_000);
         assert_eq!(parse_level(&["0", "0:20", "1"]).unwrap().inc_ms, 1000);
         assert_eq!(parse_level(&["0", "1", "0.5"]).unwrap().inc_ms, 500);
-        assert_eq!(parse_level(&["40", "25+5", "0"]).unwrap().base_ms, 1_500_000);
+        assert_eq!(
+            parse_level(&["40", "25+5", "0"]).unwrap().base_ms,
+            1_500_000
+        );
         assert!(parse_level(&["40", "5"]).is_err());
         assert!(parse_level(&["x", "5", "0"]).is_err());
         assert!(parse_level(&["40", "abc", "0"]).is_err());

@@ -9,12 +9,24 @@ use crate::search::SearchOptions;
 /// What kind of control an option is, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionKind {
-    Check { default: bool },
-    Spin { default: i64, min: i64, max: i64 },
-    Combo { default: &'static str, choices: &'static [&'static str] },
+    Check {
+        default: bool,
+    },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Combo {
+        default: &'static str,
+        choices: &'static [&'static str],
+    },
     Button,
     /// A free text value (UCI `string`); `file` selects USI's `filename` / CECP's `-file`.
-    Text { default: &'static str, file: bool },
+    Text {
+        default: &'static str,
+        file: bool,
+    },
 }
 
 /// Which setting an option changes.
@@ -556,7 +568,9 @@ mod tests {
             .apply(&mut s, "move overhead", Some("250"))
             .unwrap();
         assert_eq!(s.search.move_overhead_ms, 250);
-        OptionTable::UCI.apply(&mut s, "hash", Some(" 64 ")).unwrap();
+        OptionTable::UCI
+            .apply(&mut s, "hash", Some(" 64 "))
+            .unwrap();
         assert_eq!(s.hash_mb, 64);
     }
 

@@ -25,7 +25,9 @@ impl<G: Game> GameRecord<G> {
 
     /// The position now on the board.
     pub fn current(&self) -> &G {
-        self.positions.last().expect("a record always has its start position")
+        self.positions
+            .last()
+            .expect("a record always has its start position")
     }
 
     pub fn start(&self) -> &G {

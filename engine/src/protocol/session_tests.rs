@@ -82,7 +82,9 @@ fn uci_handshake_lists_options_then_uciok() {
     h.send("uci");
     let lines = h.new_lines();
     assert!(lines[0].starts_with("id name Sente"));
-    assert!(lines.iter().any(|l| l == "option name Clear Hash type button"));
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name Clear Hash type button"));
     assert_eq!(lines.last().unwrap(), "uciok");
     h.send("isready");
     assert_eq!(h.new_lines(), vec!["readyok"]);
@@ -96,7 +98,9 @@ fn uci_go_answers_once_with_a_legal_move() {
     h.pump(200);
     let lines = h.new_lines();
     assert_eq!(Harness::count(&lines, "bestmove"), 1, "{lines:?}");
-    assert!(lines.iter().any(|l| l.starts_with("info depth 1 ") && l.contains(" pv t2")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info depth 1 ") && l.contains(" pv t2")));
     assert_eq!(lines.last().unwrap(), "bestmove t2 ponder t1");
 }
 
@@ -142,7 +146,10 @@ fn uci_position_errors_keep_a_valid_state() {
     let mut h = Harness::uci();
     h.send("position fen 10 b moves t1 t9 t1");
     let lines = h.new_lines();
-    assert!(lines[0].starts_with("info string illegal move 't9' at move 2"), "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string illegal move 't9' at move 2"),
+        "{lines:?}"
+    );
     h.send("d");
     assert_eq!(h.new_lines(), vec!["info string 9 w"]);
     h.send("position fen banana moves t1");
@@ -177,7 +184,10 @@ fn uci_bad_input_gets_one_line_and_changes_nothing() {
     h.send("setoption name Hash value lots");
     assert!(h.new_lines()[0].starts_with("info string option 'Hash'"));
     h.send("setoption name NoSuchThing value 1");
-    assert_eq!(h.new_lines(), vec!["info string No such option: NoSuchThing"]);
+    assert_eq!(
+        h.new_lines(),
+        vec!["info string No such option: NoSuchThing"]
+    );
     h.send("setoption");
     assert_eq!(h.new_lines().len(), 1);
     h.send("go depth x nodes 10 searchmoves t9");

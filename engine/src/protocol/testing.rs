@@ -9,8 +9,7 @@ use crate::game::{
 };
 use crate::movelist::{ArrayMoveList, MoveList};
 use crate::search::{
-    Limits, Score, ScoreBound, SearchControl, SearchEvent, SearchInfo, SearchOptions,
-    SearchResult,
+    Limits, Score, ScoreBound, SearchControl, SearchEvent, SearchInfo, SearchOptions, SearchResult,
 };
 use std::sync::atomic::Ordering;
 use std::time::Duration;

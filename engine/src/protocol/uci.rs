@@ -111,7 +111,11 @@ impl<G: ProtocolGame> UciSession<G> {
             self.info("setoption needs: setoption name <id> [value <x>]");
             return;
         };
-        match self.dialect.options().apply(&mut self.settings, name, value) {
+        match self
+            .dialect
+            .options()
+            .apply(&mut self.settings, name, value)
+        {
             Ok(OptionEffect::None) => {}
             Ok(OptionEffect::ClearHash) => self.controller.clear(),
             Ok(OptionEffect::RulesChanged) => self.replay_position(),
@@ -481,7 +485,11 @@ pub fn uci_score_text(score: Score) -> String {
 }
 
 /// Formats the legal prefix of a PV, each move in the position where it is played.
-pub fn pv_text<G: Game>(root: &G, pv: &[G::Move], format: impl Fn(&G, G::Move) -> String) -> String {
+pub fn pv_text<G: Game>(
+    root: &G,
+    pv: &[G::Move],
+    format: impl Fn(&G, G::Move) -> String,
+) -> String {
     let mut pos = root.clone();
     let mut words = Vec::with_capacity(pv.len());
     for &m in pv {
