@@ -24,6 +24,13 @@ pub struct Level {
     pub inc_ms: u64,
 }
 
+/// xboard's default time control.
+pub const DEFAULT_LEVEL: Level = Level {
+    moves_per_session: 40,
+    base_ms: 300_000,
+    inc_ms: 0,
+};
+
 /// How the engine's thinking time is set.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Timing {
@@ -127,13 +134,14 @@ impl CecpClock {
             ..Limits::default()
         };
         let nps = self.nps.filter(|&n| n > 0);
-        match self.timing {
-            None => limits.infinite = self.depth.is_none(),
-            Some(Timing::PerMove { ms }) => match nps {
+        // Without any time control, xboard's own default (40 moves in 5 minutes) applies.
+        let timing = self.timing.unwrap_or(Timing::Level(DEFAULT_LEVEL));
+        match timing {
+            Timing::PerMove { ms } => match nps {
                 Some(rate) => limits.nodes = Some((rate.saturating_mul(ms) / 1000).max(1)),
                 None => limits.move_time_ms = Some(ms),
             },
-            Some(Timing::Level(level)) => {
+            Timing::Level(level) => {
                 let moves_to_go = (level.moves_per_session > 0)
                     .then(|| level.moves_per_session - engine_moves_made % level.moves_per_session);
                 let own = self.engine_ms.unwrap_or(level.base_ms);
@@ -234,6 +242,7 @@ mod tests {
         let limits: Limits<u16> = clock.limits(Side::First, 0);
         assert_eq!(limits.move_time_ms, Some(500));
         let limits: Limits<u16> = CecpClock::default().limits(Side::First, 0);
-        assert!(limits.infinite);
+        assert!(!limits.infinite);
+        assert_eq!(limits.clock.unwrap().moves_to_go, Some(40));
     }
 }
