@@ -1,13 +1,13 @@
-//! `tuner`: see `tuner --help`. Filled in by its own issue.
+//! `tuner`: see `tuner --help`.
 
 use clap::Parser;
 
-/// Sente tuner (not yet implemented beyond this help).
+/// Sente's CPU trainer (commands arrive with the tuner issue).
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {}
 
 fn main() {
     let _ = Cli::parse();
-    eprintln!("tuner: nothing to do yet; see --help");
+    eprintln!("tuner: no command yet; see --help");
 }

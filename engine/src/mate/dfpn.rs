@@ -335,7 +335,7 @@ impl<G: Game> MateSolver<G> {
                 let start = self.table.bucket(child_key);
                 let entry = self.table.entries[start..start + BUCKET]
                     .iter()
-                    .find(|e| e.key == child_key && e.or_node == !or_node);
+                    .find(|e| e.key == child_key && e.or_node != or_node);
                 let (proved, work) = match entry {
                     Some(e) => (e.pn == 0, e.work),
                     None if or_node => {

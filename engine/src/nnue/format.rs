@@ -220,7 +220,7 @@ pub fn validate(bytes: &[u8], expected: &Architecture) -> Result<NetHeader, NetF
     if fnv1a64(payload) != header.payload_checksum {
         return Err(NetFormatError::PayloadChecksum);
     }
-    if bytes.as_ptr() as usize % ALIGN != 0 {
+    if !(bytes.as_ptr() as usize).is_multiple_of(ALIGN) {
         return Err(NetFormatError::Misaligned);
     }
     Ok(header)

@@ -1,1 +1,36 @@
 //! Shogi rules: bitboards with hands, legal move generation with drops, SFEN, notation, rules.
+//!
+//! `Position` implements `crate::game::Game` (Black/sente is `Side::First`); `Move` is the 16-bit
+//! move; `ClassicalEval` is the hand-written evaluator.
+
+mod attacks;
+mod bitboard;
+mod check;
+pub mod classical;
+mod delta;
+mod game_impl;
+mod hand;
+mod legality;
+mod movegen;
+mod moves;
+mod notation;
+mod position;
+mod rules;
+mod see;
+mod sfen;
+mod types;
+mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use classical::{ClassicalEval, ClassicalParams};
+pub use delta::{HandChange, PlacedPiece, ShogiDelta};
+pub use hand::Hand;
+pub use moves::Move;
+pub use position::Position;
+pub use rules::{declaration_points, DeclarationCount, EnteringKingRule, ShogiRules};
+pub use see::{capture_value, PIECE_VALUE};
+pub use sfen::{SfenError, STARTPOS_SFEN};
+pub use types::{Piece, PieceKind, Square};
+
+/// The move list: 593 is the most legal moves any shogi position has.
+pub type ShogiMoves = crate::movelist::ArrayMoveList<Move, 600>;

@@ -1,0 +1,199 @@
+//! `Game` for the shogi position: the glue between the trait and the shogi modules.
+
+use super::delta::ShogiDelta;
+use super::moves::Move;
+use super::position::Position;
+use super::sfen::{SfenError, STARTPOS_SFEN};
+use super::types::{KINDS, SQUARES};
+use super::ShogiMoves;
+use crate::game::{
+    EndReason, Game, GameMove, GameResult, HistoryEntry, MoveParseError, Outcome, Side,
+};
+
+impl Game for Position {
+    type Move = Move;
+    type Moves = ShogiMoves;
+    type ParseError = SfenError;
+    type Delta = ShogiDelta;
+
+    const NAME: &'static str = "shogi";
+    const SQUARES: usize = SQUARES;
+    const FROM_SLOTS: usize = SQUARES + 7;
+    const PIECE_SLOTS: usize = 2 * KINDS;
+
+    fn startpos() -> Self {
+        Position::from_sfen(STARTPOS_SFEN).expect("the start position parses")
+    }
+
+    fn from_text(text: &str) -> Result<Self, SfenError> {
+        Position::from_sfen(text)
+    }
+
+    fn to_text(&self) -> String {
+        self.to_sfen()
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.side_to_move_inner()
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash_key()
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        self.compute_hash()
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    fn game_ply(&self) -> u32 {
+        self.ply()
+    }
+
+    #[inline]
+    fn generate_legal(&self, moves: &mut ShogiMoves) {
+        self.generate_into(moves, false);
+    }
+
+    #[inline]
+    fn generate_noisy(&self, moves: &mut ShogiMoves) {
+        self.generate_into(moves, true);
+    }
+
+    #[inline]
+    fn is_legal_move(&self, m: Move) -> bool {
+        self.is_legal(m)
+    }
+
+    #[inline]
+    fn make_move(&mut self, m: Move) {
+        self.play(m);
+    }
+
+    fn make_null_move(&mut self) {
+        self.play_null();
+    }
+
+    #[inline]
+    fn delta(&self) -> &ShogiDelta {
+        self.last_delta()
+    }
+
+    #[inline]
+    fn is_quiet(&self, m: Move) -> bool {
+        m.is_drop() || (!m.is_promotion() && self.piece_on(m.to()).is_none())
+    }
+
+    fn noisy_gain(&self, m: Move) -> i32 {
+        self.move_gain(m)
+    }
+
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        self.see_at_least(m, threshold)
+    }
+
+    fn gives_check(&self, m: Move) -> bool {
+        self.move_gives_check(m)
+    }
+
+    #[inline]
+    fn move_from_slot(m: Move) -> usize {
+        m.from_slot()
+    }
+
+    #[inline]
+    fn move_to_square(m: Move) -> usize {
+        m.to()
+    }
+
+    #[inline]
+    fn moved_piece_slot(&self, m: Move) -> usize {
+        let us = self.side_to_move_inner() as usize;
+        if m.is_drop() {
+            us * KINDS + m.drop_kind() as usize
+        } else {
+            self.piece_on(m.from()).slot()
+        }
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        self.checkers().is_empty()
+    }
+
+    fn no_moves_outcome(&self) -> Outcome {
+        Outcome {
+            result: GameResult::Loss,
+            reason: if self.checkers().any() {
+                EndReason::Checkmate
+            } else {
+                EndReason::Stalemate
+            },
+        }
+    }
+
+    fn rule_outcome(&self, history: &[HistoryEntry], in_search: bool) -> Option<Outcome> {
+        self.rule_outcome_impl(history, in_search)
+    }
+
+    fn can_declare_win(&self) -> bool {
+        self.declaration_result() == Some(GameResult::Win)
+    }
+
+    fn mate_in_one(&self) -> Option<Move> {
+        self.find_mate_in_one()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
+        self.parse_usi(text)
+    }
+
+    fn format_move(&self, m: Move) -> String {
+        if m == Move::NONE {
+            return "none".to_string();
+        }
+        Position::format_usi(m)
+    }
+
+    fn parse_move_cecp(&self, text: &str) -> Result<Move, MoveParseError> {
+        self.parse_xboard(text)
+    }
+
+    fn format_move_cecp(&self, m: Move) -> String {
+        if !m.is_some() {
+            return "none".to_string();
+        }
+        self.format_xboard(m)
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        self.perft_count(depth)
+    }
+}
+
+impl Position {
+    /// Leaf count of the legal move tree, bulk-counted at the last ply.
+    pub fn perft_count(&self, depth: u32) -> u64 {
+        use crate::movelist::MoveList;
+        if depth == 0 {
+            return 1;
+        }
+        let mut moves = ShogiMoves::default();
+        self.generate_into(&mut moves, false);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        let mut total = 0;
+        for &m in moves.as_slice() {
+            let mut child = *self;
+            child.play(m);
+            total += child.perft_count(depth - 1);
+        }
+        total
+    }
+}

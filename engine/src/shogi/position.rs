@@ -1,0 +1,397 @@
+//! The shogi position: mailbox plus bitboards, hands, side to move, incremental Zobrist hash,
+//! checkers, rule settings and the last move's delta. Plain `Copy` data for copy-make.
+
+use super::attacks::*;
+use super::bitboard::Bitboard;
+use super::delta::{HandChange, PlacedPiece, ShogiDelta};
+use super::hand::Hand;
+use super::moves::Move;
+use super::rules::ShogiRules;
+use super::types::{Piece, PieceKind, Square, KINDS, SQUARES};
+use super::zobrist::KEYS;
+use crate::game::Side;
+
+/// A shogi position. See the module documentation.
+#[derive(Clone, Copy)]
+pub struct Position {
+    by_kind: [Bitboard; KINDS],
+    by_side: [Bitboard; 2],
+    checkers: Bitboard,
+    board: [Piece; SQUARES],
+    hands: [Hand; 2],
+    king_sq: [u8; 2],
+    side: Side,
+    hash: u64,
+    /// Plies since the game started (SFEN move number - 1, plus moves made).
+    ply: u32,
+    rules: ShogiRules,
+    delta: ShogiDelta,
+}
+
+impl PartialEq for Position {
+    /// Same board, hands, side to move, ply and rules (the last move's delta is ignored).
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board
+            && self.hands == other.hands
+            && self.side == other.side
+            && self.ply == other.ply
+            && self.rules == other.rules
+    }
+}
+
+impl Eq for Position {}
+
+impl Position {
+    /// An empty board, Black to move, nothing in hand (kings must be added before use).
+    pub(crate) fn empty() -> Position {
+        Position {
+            by_kind: [Bitboard::EMPTY; KINDS],
+            by_side: [Bitboard::EMPTY; 2],
+            checkers: Bitboard::EMPTY,
+            board: [Piece::NONE; SQUARES],
+            hands: [Hand::default(); 2],
+            king_sq: [0; 2],
+            side: Side::First,
+            hash: 0,
+            ply: 0,
+            rules: ShogiRules::default(),
+            delta: ShogiDelta::default(),
+        }
+    }
+
+    // ----- setup helpers (used by SFEN parsing) -----
+
+    pub(crate) fn set_side(&mut self, side: Side) {
+        if self.side != side {
+            self.hash ^= KEYS.white_to_move;
+        }
+        self.side = side;
+    }
+
+    pub(crate) fn set_ply(&mut self, ply: u32) {
+        self.ply = ply;
+    }
+
+    pub(crate) fn set_hand_count(&mut self, side: Side, kind: PieceKind, count: u8) {
+        let old = self.hands[side as usize].0[kind as usize];
+        self.hash ^= KEYS.hand[side as usize][kind as usize][old as usize];
+        self.hash ^= KEYS.hand[side as usize][kind as usize][count as usize];
+        self.hands[side as usize].0[kind as usize] = count;
+    }
+
+    /// Recomputes the checkers of the side to move (after setup).
+    pub(crate) fn refresh_checkers(&mut self) {
+        let us = self.side;
+        self.checkers = self.attackers_to(us.flip(), self.king_square(us), self.occupied());
+    }
+
+    #[inline]
+    pub(crate) fn put_piece(&mut self, sq: Square, pc: Piece) {
+        let bit = Bitboard::from_square(sq);
+        self.board[sq] = pc;
+        self.by_kind[pc.kind() as usize] |= bit;
+        self.by_side[pc.side() as usize] |= bit;
+        self.hash ^= KEYS.piece[pc.slot()][sq];
+        if pc.kind() == PieceKind::King {
+            self.king_sq[pc.side() as usize] = sq as u8;
+        }
+    }
+
+    #[inline]
+    fn remove_piece(&mut self, sq: Square) -> Piece {
+        let pc = self.board[sq];
+        let bit = Bitboard::from_square(sq);
+        self.board[sq] = Piece::NONE;
+        self.by_kind[pc.kind() as usize] ^= bit;
+        self.by_side[pc.side() as usize] ^= bit;
+        self.hash ^= KEYS.piece[pc.slot()][sq];
+        pc
+    }
+
+    // ----- queries -----
+
+    #[inline]
+    pub fn side_to_move_inner(&self) -> Side {
+        self.side
+    }
+
+    #[inline]
+    pub fn piece_on(&self, sq: Square) -> Piece {
+        self.board[sq]
+    }
+
+    #[inline]
+    pub fn hand(&self, side: Side) -> &Hand {
+        &self.hands[side as usize]
+    }
+
+    #[inline]
+    pub fn king_square(&self, side: Side) -> Square {
+        self.king_sq[side as usize] as Square
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_side[0] | self.by_side[1]
+    }
+
+    #[inline]
+    pub fn pieces_of(&self, side: Side) -> Bitboard {
+        self.by_side[side as usize]
+    }
+
+    /// Pieces of one kind, both sides.
+    #[inline]
+    pub fn pieces_kind(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind as usize]
+    }
+
+    #[inline]
+    pub fn pieces(&self, side: Side, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind as usize] & self.by_side[side as usize]
+    }
+
+    /// Pieces (both sides) that move like a gold.
+    #[inline]
+    pub fn gold_movers(&self) -> Bitboard {
+        self.by_kind[PieceKind::Gold as usize]
+            | self.by_kind[PieceKind::ProPawn as usize]
+            | self.by_kind[PieceKind::ProLance as usize]
+            | self.by_kind[PieceKind::ProKnight as usize]
+            | self.by_kind[PieceKind::ProSilver as usize]
+    }
+
+    /// Pieces (both sides) with a rook's lines.
+    #[inline]
+    pub fn rook_movers(&self) -> Bitboard {
+        self.by_kind[PieceKind::Rook as usize] | self.by_kind[PieceKind::Dragon as usize]
+    }
+
+    /// Pieces (both sides) with a bishop's lines.
+    #[inline]
+    pub fn bishop_movers(&self) -> Bitboard {
+        self.by_kind[PieceKind::Bishop as usize] | self.by_kind[PieceKind::Horse as usize]
+    }
+
+    /// Pieces (both sides) with a king's steps (king, horse, dragon).
+    #[inline]
+    pub fn king_steppers(&self) -> Bitboard {
+        self.by_kind[PieceKind::King as usize]
+            | self.by_kind[PieceKind::Horse as usize]
+            | self.by_kind[PieceKind::Dragon as usize]
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    #[inline]
+    pub fn rules(&self) -> ShogiRules {
+        self.rules
+    }
+
+    /// Sets the rule settings (entering king, game-length limit); copies carry them.
+    pub fn set_rules(&mut self, rules: ShogiRules) {
+        self.rules = rules;
+    }
+
+    #[inline]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    #[inline]
+    pub fn hash_key(&self) -> u64 {
+        self.hash
+    }
+
+    #[inline]
+    pub fn last_delta(&self) -> &ShogiDelta {
+        &self.delta
+    }
+
+    /// Pieces of `side` attacking `sq` with occupancy `occ`.
+    #[inline]
+    pub fn attackers_to(&self, side: Side, sq: Square, occ: Bitboard) -> Bitboard {
+        let them = side.flip();
+        let step = (pawn_attacks(them, sq) & self.by_kind[PieceKind::Pawn as usize])
+            | (knight_attacks(them, sq) & self.by_kind[PieceKind::Knight as usize])
+            | (silver_attacks(them, sq) & self.by_kind[PieceKind::Silver as usize])
+            | (gold_attacks(them, sq) & self.gold_movers())
+            | (king_attacks(sq) & self.king_steppers());
+        let sliders = (lance_attacks(them, sq, occ) & self.by_kind[PieceKind::Lance as usize])
+            | (bishop_attacks(sq, occ) & self.bishop_movers())
+            | (rook_attacks(sq, occ) & self.rook_movers());
+        (step | sliders) & self.by_side[side as usize]
+    }
+
+    /// Whether any piece of `side` attacks `sq` with occupancy `occ`.
+    #[inline]
+    pub fn is_attacked_by(&self, side: Side, sq: Square, occ: Bitboard) -> bool {
+        let them = side.flip();
+        let own = self.by_side[side as usize];
+        let step = (pawn_attacks(them, sq) & self.by_kind[PieceKind::Pawn as usize])
+            | (knight_attacks(them, sq) & self.by_kind[PieceKind::Knight as usize])
+            | (silver_attacks(them, sq) & self.by_kind[PieceKind::Silver as usize])
+            | (gold_attacks(them, sq) & self.gold_movers())
+            | (king_attacks(sq) & self.king_steppers());
+        if (step & own).any() {
+            return true;
+        }
+        ((lance_attacks(them, sq, occ) & self.by_kind[PieceKind::Lance as usize])
+            | (bishop_attacks(sq, occ) & self.bishop_movers())
+            | (rook_attacks(sq, occ) & self.rook_movers()))
+        .and(own)
+        .any()
+    }
+
+    /// Sliding pieces of `side` that would attack `sq` on an empty board (candidate pinners
+    /// or discoverers).
+    #[inline]
+    pub fn slider_snipers(&self, side: Side, sq: Square) -> Bitboard {
+        ((lance_ray(side.flip(), sq) & self.by_kind[PieceKind::Lance as usize])
+            | (bishop_rays(sq) & self.bishop_movers())
+            | (rook_rays(sq) & self.rook_movers()))
+            & self.by_side[side as usize]
+    }
+
+    /// Pieces (of either side) that alone stand between `side`'s king and an enemy slider.
+    /// Restricted to `side`'s pieces these are its pinned pieces.
+    #[inline]
+    pub fn king_blockers(&self, side: Side) -> Bitboard {
+        let ksq = self.king_square(side);
+        let occ = self.occupied();
+        let mut blockers = Bitboard::EMPTY;
+        for sniper in self.slider_snipers(side.flip(), ksq) {
+            let b = between(ksq, sniper) & occ;
+            if b.any() && !b.more_than_one() {
+                blockers |= b;
+            }
+        }
+        blockers
+    }
+
+    // ----- making moves -----
+
+    /// Plays a legal move (copy-make: the caller keeps the parent if it needs it).
+    #[inline]
+    pub fn play(&mut self, m: Move) {
+        let us = self.side;
+        let to = m.to();
+        let mut delta = ShogiDelta::default();
+        if m.is_drop() {
+            let kind = m.drop_kind();
+            let hand = &mut self.hands[us as usize].0[kind as usize];
+            let old = *hand;
+            *hand = old - 1;
+            self.hash ^= KEYS.hand[us as usize][kind as usize][old as usize]
+                ^ KEYS.hand[us as usize][kind as usize][old as usize - 1];
+            let pc = Piece::new(us, kind);
+            self.put_piece(to, pc);
+            delta.added = Some(PlacedPiece::new(to, pc));
+            delta.hand = Some(HandChange {
+                side: us,
+                kind,
+                old,
+                new: old - 1,
+            });
+        } else {
+            let from = m.from();
+            let pc = self.remove_piece(from);
+            delta.removed[0] = PlacedPiece::new(from, pc);
+            delta.removed_len = 1;
+            if self.board[to].is_some() {
+                let captured = self.remove_piece(to);
+                delta.removed[1] = PlacedPiece::new(to, captured);
+                delta.removed_len = 2;
+                let kind = captured.kind().unpromoted();
+                let hand = &mut self.hands[us as usize].0[kind as usize];
+                let old = *hand;
+                *hand = old + 1;
+                self.hash ^= KEYS.hand[us as usize][kind as usize][old as usize]
+                    ^ KEYS.hand[us as usize][kind as usize][old as usize + 1];
+                delta.hand = Some(HandChange {
+                    side: us,
+                    kind,
+                    old,
+                    new: old + 1,
+                });
+            }
+            let placed = if m.is_promotion() {
+                Piece::new(us, pc.kind().promoted())
+            } else {
+                pc
+            };
+            self.put_piece(to, placed);
+            delta.added = Some(PlacedPiece::new(to, placed));
+        }
+        self.delta = delta;
+        self.side = us.flip();
+        self.hash ^= KEYS.white_to_move;
+        self.ply += 1;
+        self.checkers = self.attackers_to(us, self.king_square(us.flip()), self.occupied());
+    }
+
+    /// Passes (only when not in check).
+    pub fn play_null(&mut self) {
+        self.delta = ShogiDelta::default();
+        self.side = self.side.flip();
+        self.hash ^= KEYS.white_to_move;
+        self.ply += 1;
+        self.checkers = Bitboard::EMPTY;
+    }
+
+    /// The Zobrist hash recomputed from the board, hands and side to move.
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for sq in 0..SQUARES {
+            let pc = self.board[sq];
+            if pc.is_some() {
+                h ^= KEYS.piece[pc.slot()][sq];
+            }
+        }
+        for side in [Side::First, Side::Second] {
+            for kind in PieceKind::HAND {
+                h ^= KEYS.hand[side as usize][kind as usize][self.hand(side).count(kind) as usize];
+            }
+        }
+        if self.side == Side::Second {
+            h ^= KEYS.white_to_move;
+        }
+        h
+    }
+
+    /// Checks the internal invariants (bitboards agree with the mailbox, king squares, hash).
+    pub fn is_consistent(&self) -> bool {
+        let mut by_kind = [Bitboard::EMPTY; KINDS];
+        let mut by_side = [Bitboard::EMPTY; 2];
+        for sq in 0..SQUARES {
+            let pc = self.board[sq];
+            if pc.is_some() {
+                by_kind[pc.kind() as usize] |= Bitboard::from_square(sq);
+                by_side[pc.side() as usize] |= Bitboard::from_square(sq);
+            }
+        }
+        by_kind == self.by_kind
+            && by_side == self.by_side
+            && self.piece_on(self.king_square(Side::First))
+                == Piece::new(Side::First, PieceKind::King)
+            && self.piece_on(self.king_square(Side::Second))
+                == Piece::new(Side::Second, PieceKind::King)
+            && self.hash == self.compute_hash()
+            && self.checkers
+                == self.attackers_to(
+                    self.side.flip(),
+                    self.king_square(self.side),
+                    self.occupied(),
+                )
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_sfen())
+    }
+}

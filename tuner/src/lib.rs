@@ -1,0 +1,10 @@
+//! Sente's CPU trainer: turns datagen records into NNUE nets in the engine's format. The network
+//! architecture, feature indexing and quantization come from `sente::nnue`; nothing is declared
+//! twice.
+
+pub mod adamw;
+pub mod batch;
+pub mod model;
+pub mod quantize;
+pub mod schedule;
+pub mod trainer;
