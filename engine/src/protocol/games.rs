@@ -2,8 +2,9 @@
 //! rule options apply to its positions, and a few CECP specifics. Implemented once per game.
 
 use super::backend::SearchBackend;
-use super::options::RuleSettings;
+use super::options::{EnteringKingRule, RuleSettings};
 use crate::game::{Game, Side};
+use crate::search::Searcher;
 
 /// A game the protocol layer can play.
 pub trait ProtocolGame: Game {
@@ -177,6 +178,104 @@ pub fn xboard_shogi_fen_to_sfen(text: &str) -> Option<String> {
         hand.push('-');
     }
     Some(format!("{board} {side} {hand} 1"))
+}
+
+// ----- the two games -----
+
+impl ProtocolGame for crate::chess::Position {
+    type Backend = Searcher<crate::chess::Position, crate::chess::ClassicalEval>;
+
+    fn new_backend() -> Self::Backend {
+        Searcher::new(crate::chess::ClassicalEval::default())
+    }
+
+    fn apply_rules(&mut self, rules: &RuleSettings) {
+        // FEN parsing switches Chess960 on by itself for Shredder/X-FEN castling letters; the
+        // option only ever adds it.
+        if rules.chess960 {
+            self.set_chess960(true);
+        }
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "White",
+            Side::Second => "Black",
+        }
+    }
+
+    fn with_side_to_move(&self, side: Side) -> Option<Self> {
+        let text = self.to_text();
+        let mut fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() < 4 {
+            return None;
+        }
+        fields[1] = if side == Side::First { "w" } else { "b" };
+        fields[3] = "-";
+        let mut pos = Self::from_text(&fields.join(" ")).ok()?;
+        if self.is_chess960() {
+            pos.set_chess960(true);
+        }
+        Some(pos)
+    }
+
+    fn edit_board(&self) -> Option<EditBoard> {
+        EditBoard::from_fen_board(self.to_text().split_whitespace().next()?)
+    }
+
+    fn from_edit_board(board: &EditBoard, side: Side) -> Option<Self> {
+        Self::from_text(&board.to_fen(side)).ok()
+    }
+}
+
+impl ProtocolGame for crate::shogi::Position {
+    type Backend = Searcher<crate::shogi::Position, crate::shogi::ClassicalEval>;
+
+    fn new_backend() -> Self::Backend {
+        Searcher::new(crate::shogi::ClassicalEval::default())
+    }
+
+    fn apply_rules(&mut self, rules: &RuleSettings) {
+        use crate::shogi::{EnteringKingRule as Declaration, ShogiRules};
+        let entering_king = match rules.entering_king {
+            EnteringKingRule::NoEnteringKing => Declaration::None,
+            EnteringKingRule::CsaRule24 => Declaration::Points24,
+            EnteringKingRule::CsaRule27 => Declaration::Points27,
+        };
+        self.set_rules(ShogiRules {
+            entering_king,
+            max_plies: rules.max_plies,
+        });
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "Sente",
+            Side::Second => "Gote",
+        }
+    }
+
+    fn with_side_to_move(&self, side: Side) -> Option<Self> {
+        let text = self.to_text();
+        let mut fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() < 3 {
+            return None;
+        }
+        fields[1] = if side == Side::First { "b" } else { "w" };
+        let mut pos = Self::from_text(&fields.join(" ")).ok()?;
+        pos.set_rules(self.rules());
+        Some(pos)
+    }
+
+    fn from_cecp_text(text: &str) -> Result<Self, Self::ParseError> {
+        match Self::from_text(text) {
+            Ok(pos) => Ok(pos),
+            Err(error) => match xboard_shogi_fen_to_sfen(text) {
+                Some(sfen) => Self::from_text(&sfen),
+                None => Err(error),
+            },
+        }
+    }
 }
 
 #[cfg(test)]
