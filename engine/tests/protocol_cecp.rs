@@ -204,8 +204,9 @@ fn move_now_playother_hint_and_clocks() {
     engine.send("memory 32");
     engine.send("cores 1");
     engine.send("egtpath syzygy /nowhere");
-    engine.send("option Move Overhead=20");
-    engine.send("option Clear Hash");
+    engine.send("option MoveOverhead=20");
+    engine.send("option Move Overhead=30");
+    engine.send("option ClearHash");
     assert!(ping(&mut engine, 5).is_empty());
     engine.finish(true, SEARCH);
 }

@@ -30,7 +30,7 @@ def deadline():
         raise EngineTimeout("test exceeded 180 s")
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(180)
+    signal.alarm(int(os.environ.get("SENTE_TEST_TIMEOUT", "180")))
     yield
     signal.alarm(0)
     signal.signal(signal.SIGALRM, previous)

@@ -53,7 +53,6 @@ def test_self_play_from_an_endgame_ends(engine):
 
 
 def test_clocked_game_with_ponder(engine):
-    engine.configure({"Ponder": True})
     board = chess.Board()
     limit = chess.engine.Limit(white_clock=2, black_clock=2, white_inc=0.05, black_inc=0.05)
     for _ in range(16):

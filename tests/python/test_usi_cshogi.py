@@ -86,9 +86,30 @@ def test_byoyomi_and_ponder(engine):
     if ponder is not None:
         board.push_usi(best)
         engine.position(["7g7f", "3c3d", best, ponder])
-        engine.go(ponder=True, btime=1000, wtime=1000, byoyomi=100)
-        engine.stop()
+        # cshogi's go() waits for bestmove, which a ponder search only sends after stop or
+        # ponderhit: send the commands directly.
+        send(engine, "go ponder btime 1000 wtime 1000 byoyomi 100")
+        send(engine, "ponderhit")
+        assert read_until(engine, "bestmove").startswith("bestmove ")
+        send(engine, "go ponder btime 1000 wtime 1000 byoyomi 100")
+        send(engine, "stop")
+        assert read_until(engine, "bestmove").startswith("bestmove ")
         engine.isready()
+
+
+def send(engine, line):
+    engine.proc.stdin.write(line.encode("ascii") + b"\n")
+    engine.proc.stdin.flush()
+
+
+def read_until(engine, prefix):
+    while True:
+        line = engine.proc.stdout.readline()
+        if not line:
+            raise EOFError("engine closed its output")
+        text = line.decode("ascii").strip()
+        if text.startswith(prefix):
+            return text
 
 
 def test_go_mate_finds_a_drop_mate(engine):

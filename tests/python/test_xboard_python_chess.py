@@ -18,7 +18,8 @@ def engine(engine_path):
 def test_identity_and_options(engine):
     assert engine.id["name"].startswith("Sente")
     assert "MultiPV" in engine.options
-    engine.configure({"MultiPV": 1, "Move Overhead": 20})
+    assert "MoveOverhead" in engine.options
+    engine.configure({"MoveOverhead": 20, "ClearHash": None, "UCI_LimitStrength": False})
     engine.ping()
 
 

@@ -335,12 +335,21 @@ const USI_IMPLICIT: &[OptionDef] = &[def(
 )];
 
 /// CECP options (`feature option=...`). Hash and threads also come as `memory` and `cores`.
+/// Names carry no spaces: xboard allows them, but python-chess splits option features on spaces.
 pub const CECP_OPTIONS: &[OptionDef] = &[
     HASH,
     THREADS,
-    CLEAR_HASH,
+    def(OptionId::ClearHash, "ClearHash", OptionKind::Button),
     MULTI_PV,
-    MOVE_OVERHEAD,
+    def(
+        OptionId::MoveOverhead,
+        "MoveOverhead",
+        OptionKind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    ),
     LIMIT_STRENGTH,
     ELO,
     EVAL_FILE,
@@ -366,7 +375,7 @@ impl OptionTable {
     };
     pub const CECP: OptionTable = OptionTable {
         declared: CECP_OPTIONS,
-        implicit: &[],
+        implicit: &[CLEAR_HASH, MOVE_OVERHEAD],
     };
 
     pub fn declared(&self) -> &'static [OptionDef] {
@@ -661,8 +670,8 @@ mod tests {
             }
             assert!(uci_declaration(def, false).starts_with("option name "));
         }
-        for def in USI_OPTIONS {
-            assert!(!def.name.contains(' '), "USI names have no spaces");
+        for def in USI_OPTIONS.iter().chain(CECP_OPTIONS) {
+            assert!(!def.name.contains(' '), "USI and CECP names have no spaces");
         }
         assert_eq!(
             uci_declaration(&HASH, false),
