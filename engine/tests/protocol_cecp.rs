@@ -422,11 +422,9 @@ fn replay(commands: &[String], label: &str) {
     let mut quit = false;
     for original in commands {
         let mut line = shorten(original);
-        if mirror.edit.is_some() {
-            if mirror.edit_line(line.trim()) {
-                engine.send(&line);
-                continue;
-            }
+        if mirror.edit.is_some() && mirror.edit_line(line.trim()) {
+            engine.send(&line);
+            continue;
         }
         let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
         let Some(command) = words.first().map(String::as_str) else {
