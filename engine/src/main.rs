@@ -26,6 +26,13 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         position: Vec<String>,
     },
+    /// Fixed-depth searches over built-in positions: node total (a search signature) and nps.
+    Bench {
+        /// `chess` or `shogi`; both when left out.
+        game: Option<String>,
+        /// Search depth (the bench's default when left out).
+        depth: Option<u32>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -36,7 +43,23 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Perft { depth, position }) => perft(depth, &position.join(" ")),
+        Some(Command::Bench { game, depth }) => bench(game.as_deref(), depth),
     }
+}
+
+fn bench(game: Option<&str>, depth: Option<u32>) -> ExitCode {
+    let games = match game {
+        Some(game) => vec![game],
+        None => vec!["chess", "shogi"],
+    };
+    let mut out = std::io::stdout().lock();
+    for game in games {
+        if let Err(error) = sente::bench::run_bench(game, depth, &mut out) {
+            eprintln!("sente bench: {error}");
+            return ExitCode::from(2);
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn perft(depth: u32, position: &str) -> ExitCode {

@@ -94,6 +94,8 @@ struct CecpSession<G: ProtocolGame> {
     last_score: Option<Score>,
     stats: Arc<Mutex<Stats>>,
     deferred_pongs: Vec<String>,
+    /// The `EvalFile` value the backend's evaluator was last set from.
+    loaded_eval_file: String,
 }
 
 impl<G: ProtocolGame> CecpSession<G> {
@@ -115,6 +117,7 @@ impl<G: ProtocolGame> CecpSession<G> {
             last_score: None,
             stats: Arc::new(Mutex::new(Stats::default())),
             deferred_pongs: Vec::new(),
+            loaded_eval_file: String::new(),
         }
     }
 
@@ -227,7 +230,27 @@ impl<G: ProtocolGame> CecpSession<G> {
         }
     }
 
+    /// Loads the evaluator `EvalFile` asks for, if it changed and no search runs.
+    fn sync_evaluator(&mut self) {
+        let wanted = self.common.settings.eval_file.clone();
+        if wanted == self.loaded_eval_file {
+            return;
+        }
+        let Some(result) = self
+            .controller
+            .with_idle_backend(|backend| G::load_evaluator(backend, &wanted))
+        else {
+            return;
+        };
+        match result {
+            Ok(description) => self.comment(&format!("using {description}")),
+            Err(error) => self.out(&format!("telluser EvalFile: {error}; evaluation unchanged")),
+        }
+        self.loaded_eval_file = wanted;
+    }
+
     fn start_search(&mut self, kind: SearchKind) {
+        self.sync_evaluator();
         let root = self.record.current().clone();
         let mut limits = match kind {
             SearchKind::Think => {
@@ -490,6 +513,9 @@ impl<G: ProtocolGame> CecpSession<G> {
             Err(error) => self.comment(&format!("option ignored: {error}")),
         }
         self.apply_resources();
+        if self.search.is_none() {
+            self.sync_evaluator();
+        }
     }
 
     fn apply_resources(&mut self) {

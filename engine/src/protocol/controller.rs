@@ -95,6 +95,18 @@ impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
         self.clear_pending = true;
     }
 
+    /// Runs `f` on the backend when no search runs (`None` while searching).
+    pub fn with_idle_backend<R>(&mut self, f: impl FnOnce(&mut S) -> R) -> Option<R> {
+        if self.running.is_some() {
+            return None;
+        }
+        let mut backend = match self.backend.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        Some(f(&mut backend))
+    }
+
     pub fn is_searching(&self) -> bool {
         self.running.is_some()
     }

@@ -4,6 +4,7 @@
 use super::backend::SearchBackend;
 use super::options::{EnteringKingRule, RuleSettings};
 use crate::game::{Game, Side};
+use crate::nnue::{GameEval, NnueGame};
 use crate::search::Searcher;
 
 /// A game the protocol layer can play.
@@ -13,6 +14,11 @@ pub trait ProtocolGame: Game {
 
     /// A fresh search engine (16 MB table, one thread, the game's default evaluator).
     fn new_backend() -> Self::Backend;
+
+    /// Switches the backend to the evaluator `EvalFile` names (empty: the default, i.e. the
+    /// embedded net or the classical evaluator). Returns a description of the evaluation in use,
+    /// or the error (the previous evaluator stays).
+    fn load_evaluator(backend: &mut Self::Backend, eval_file: &str) -> Result<String, String>;
 
     /// Applies the protocol's rule settings (chess: Chess960; shogi: entering king, max plies).
     fn apply_rules(&mut self, rules: &RuleSettings);
@@ -182,11 +188,34 @@ pub fn xboard_shogi_fen_to_sfen(text: &str) -> Option<String> {
 
 // ----- the two games -----
 
+/// `EvalFile` for a game with NNUE support: a net file (relative paths are also looked for next
+/// to the binary), or the default evaluation when empty.
+fn load_game_eval<G: NnueGame>(
+    searcher: &mut Searcher<G, GameEval<G>>,
+    eval_file: &str,
+) -> Result<String, String> {
+    let eval = if eval_file.trim().is_empty() {
+        GameEval::<G>::default()
+    } else {
+        let mut eval = GameEval::<G>::classical();
+        eval.load_net(std::path::Path::new(eval_file.trim()))
+            .map_err(|e| e.to_string())?;
+        eval
+    };
+    let description = eval.describe();
+    searcher.set_evaluator(eval);
+    Ok(description)
+}
+
 impl ProtocolGame for crate::chess::Position {
-    type Backend = Searcher<crate::chess::Position, crate::chess::ClassicalEval>;
+    type Backend = Searcher<crate::chess::Position, GameEval<crate::chess::Position>>;
 
     fn new_backend() -> Self::Backend {
-        Searcher::new(crate::chess::ClassicalEval::default())
+        Searcher::new(GameEval::default())
+    }
+
+    fn load_evaluator(backend: &mut Self::Backend, eval_file: &str) -> Result<String, String> {
+        load_game_eval(backend, eval_file)
     }
 
     fn apply_rules(&mut self, rules: &RuleSettings) {
@@ -229,10 +258,14 @@ impl ProtocolGame for crate::chess::Position {
 }
 
 impl ProtocolGame for crate::shogi::Position {
-    type Backend = Searcher<crate::shogi::Position, crate::shogi::ClassicalEval>;
+    type Backend = Searcher<crate::shogi::Position, GameEval<crate::shogi::Position>>;
 
     fn new_backend() -> Self::Backend {
-        Searcher::new(crate::shogi::ClassicalEval::default())
+        Searcher::new(GameEval::default())
+    }
+
+    fn load_evaluator(backend: &mut Self::Backend, eval_file: &str) -> Result<String, String> {
+        load_game_eval(backend, eval_file)
     }
 
     fn apply_rules(&mut self, rules: &RuleSettings) {

@@ -295,3 +295,26 @@ fn cecp_errors_use_the_protocol_forms() {
     h.send("bk");
     assert_eq!(h.new_lines(), vec![" Sente has no opening book", ""]);
 }
+
+#[test]
+fn eval_file_loads_lazily_and_reports_errors() {
+    let mut h = Harness::uci();
+    h.send("setoption name EvalFile value /nets/missing.nnue");
+    assert!(
+        h.new_lines().is_empty(),
+        "loaded at isready, not at setoption"
+    );
+    h.send("isready");
+    let lines = h.new_lines();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("info string EvalFile: cannot read net file"));
+    assert_eq!(lines[1], "readyok");
+    h.send("isready");
+    assert_eq!(h.new_lines(), vec!["readyok"], "no retry of the same value");
+    h.send("setoption name EvalFile value good.nnue");
+    h.send("isready");
+    assert_eq!(
+        h.new_lines(),
+        vec!["info string Using scripted evaluation", "readyok"]
+    );
+}

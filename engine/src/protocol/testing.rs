@@ -217,6 +217,7 @@ impl SearchBackend<Pile> for ScriptedSearch {
             score: Score::Cp(0),
             depth: 1,
             nodes: 1,
+            declare_win: false,
         }
     }
     fn set_hash_mb(&mut self, _: usize) {}
@@ -228,6 +229,13 @@ impl ProtocolGame for Pile {
     type Backend = ScriptedSearch;
     fn new_backend() -> ScriptedSearch {
         ScriptedSearch
+    }
+    fn load_evaluator(_: &mut ScriptedSearch, eval_file: &str) -> Result<String, String> {
+        if eval_file.contains("missing") {
+            Err(format!("cannot read net file '{eval_file}'"))
+        } else {
+            Ok("scripted evaluation".to_string())
+        }
     }
     fn apply_rules(&mut self, _: &RuleSettings) {}
     fn side_name(side: Side) -> &'static str {

@@ -63,6 +63,8 @@ pub struct UciSession<G: ProtocolGame> {
     mate_job: Option<usi::MateJob<G>>,
     next_mate_id: u64,
     events: Sender<Event>,
+    /// The `EvalFile` value the backend's evaluator was last set from.
+    loaded_eval_file: String,
     debug: bool,
 }
 
@@ -83,6 +85,7 @@ impl<G: ProtocolGame> UciSession<G> {
             mate_job: None,
             next_mate_id: 1,
             events,
+            loaded_eval_file: String::new(),
             debug: false,
         }
     }
@@ -129,6 +132,25 @@ impl<G: ProtocolGame> UciSession<G> {
         }
         self.controller
             .configure(self.settings.hash_mb, self.settings.threads);
+    }
+
+    /// Loads the evaluator `EvalFile` asks for, if it changed (at `isready` and before `go`).
+    fn sync_evaluator(&mut self) {
+        let wanted = self.settings.eval_file.clone();
+        if wanted == self.loaded_eval_file {
+            return;
+        }
+        let Some(result) = self
+            .controller
+            .with_idle_backend(|backend| G::load_evaluator(backend, &wanted))
+        else {
+            return; // searching: retried at the next isready or go
+        };
+        match result {
+            Ok(description) => self.info(&format!("Using {description}")),
+            Err(error) => self.info(&format!("EvalFile: {error}; evaluation unchanged")),
+        }
+        self.loaded_eval_file = wanted;
     }
 
     fn replay_position(&mut self) {
@@ -203,6 +225,7 @@ impl<G: ProtocolGame> UciSession<G> {
 
     fn go(&mut self, args: &[&str]) {
         self.finish_search();
+        self.sync_evaluator();
         let dialect = self.dialect.go();
         let (params, warnings) = parse_go(args, dialect);
         for warning in warnings {
@@ -297,6 +320,10 @@ impl<G: ProtocolGame> UciSession<G> {
 
     fn print_answer(&self, finished: Finished<G>) {
         let root = &finished.root;
+        if self.dialect == Dialect::Usi && finished.result.declare_win && root.can_declare_win() {
+            self.out.line("bestmove win");
+            return;
+        }
         let best = finished.result.best.filter(|&m| root.is_legal_move(m));
         let best = match best {
             Some(m) => m,
@@ -362,7 +389,10 @@ impl<G: ProtocolGame> Protocol for UciSession<G> {
         let args = &words[1..];
         match (command, self.dialect) {
             ("uci", Dialect::Uci) | ("usi", Dialect::Usi) => self.identify(),
-            ("isready", _) => self.out.line("readyok"),
+            ("isready", _) => {
+                self.sync_evaluator();
+                self.out.line("readyok");
+            }
             ("debug", _) => self.debug = args.first() != Some(&"off"),
             ("setoption", _) => self.set_option(line),
             ("register", _) => {
