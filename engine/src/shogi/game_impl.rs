@@ -183,11 +183,11 @@ impl Position {
         if depth == 0 {
             return 1;
         }
+        if depth == 1 {
+            return self.count_legal();
+        }
         let mut moves = ShogiMoves::default();
         self.generate_into(&mut moves, false);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
         let mut total = 0;
         for &m in moves.as_slice() {
             let mut child = *self;

@@ -82,10 +82,72 @@ pub fn files_of(pawns: Bitboard) -> Bitboard {
     Bitboard(out)
 }
 
+/// Where generated moves go: a move list, or a counter for bulk-counted perft leaves.
+pub trait MoveSink {
+    fn push(&mut self, m: Move);
+
+    /// One non-promoting move from `from` to each square of `dests`.
+    #[inline(always)]
+    fn push_plain(&mut self, from: Square, dests: Bitboard) {
+        for to in dests {
+            self.push(Move::board(from, to, false));
+        }
+    }
+
+    /// One non-promoting step to each square of `dests` from the square `offset` away.
+    #[inline(always)]
+    fn push_plain_shifted(&mut self, dests: Bitboard, offset: isize) {
+        for to in dests {
+            self.push(Move::board(to.wrapping_add_signed(offset), to, false));
+        }
+    }
+
+    /// One drop of `kind` on each square of `dests`.
+    #[inline(always)]
+    fn push_drops(&mut self, kind: PieceKind, dests: Bitboard) {
+        for to in dests {
+            self.push(Move::drop(kind, to));
+        }
+    }
+}
+
+impl<L: MoveList<Move>> MoveSink for L {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
+
+/// Counts moves instead of storing them.
+#[derive(Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn push(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn push_plain(&mut self, _from: Square, dests: Bitboard) {
+        self.0 += dests.count() as u64;
+    }
+
+    #[inline(always)]
+    fn push_plain_shifted(&mut self, dests: Bitboard, _offset: isize) {
+        self.0 += dests.count() as u64;
+    }
+
+    #[inline(always)]
+    fn push_drops(&mut self, _kind: PieceKind, dests: Bitboard) {
+        self.0 += dests.count() as u64;
+    }
+}
+
 /// Pushes the promotion variants of a board move that are legal (and wanted).
 #[inline(always)]
-fn push_board_move<L: MoveList<Move>>(
-    list: &mut L,
+fn push_board_move<S: MoveSink>(
+    list: &mut S,
     us: Side,
     kind: PieceKind,
     from: Square,
@@ -118,6 +180,19 @@ impl Position {
     /// where promoting is possible). In check, `noisy` still gives every evasion.
     pub fn generate_into<L: MoveList<Move>>(&self, list: &mut L, noisy: bool) {
         list.clear();
+        self.generate_moves(list, noisy);
+    }
+
+    /// Number of legal moves (perft leaves), counted without storing them.
+    pub fn count_legal(&self) -> u64 {
+        let mut counter = MoveCounter::default();
+        self.generate_moves(&mut counter, false);
+        counter.0
+    }
+
+    /// Sends the legal moves (or the noisy ones, see `generate_into`) to `list`.
+    #[inline(always)]
+    pub fn generate_moves<S: MoveSink>(&self, list: &mut S, noisy: bool) {
         let us = self.side_to_move_inner();
         let them = us.flip();
         let ksq = self.king_square(us);
@@ -164,7 +239,13 @@ impl Position {
             Side::First => Bitboard(free_pawns.0 >> 1),
             Side::Second => Bitboard(free_pawns.0 << 1),
         };
-        for to in pawn_steps & promo_targets {
+        let pawn_dests = pawn_steps & promo_targets;
+        let pawn_plain = pawn_dests.and_not(zone(us));
+        match us {
+            Side::First => list.push_plain_shifted(pawn_plain, 1),
+            Side::Second => list.push_plain_shifted(pawn_plain, -1),
+        }
+        for to in pawn_dests & zone(us) {
             let from = match us {
                 Side::First => to + 1,
                 Side::Second => to - 1,
@@ -190,7 +271,16 @@ impl Position {
             if pinned.has(from) {
                 dests &= line_through(ksq, from);
             }
-            for to in dests {
+            // Moves that cannot promote (nor land on a dead square) go out in bulk.
+            let special = if !kind.can_promote() {
+                Bitboard::EMPTY
+            } else if zone(us).has(from) {
+                dests
+            } else {
+                dests & zone(us)
+            };
+            list.push_plain(from, dests.and_not(special));
+            for to in special {
                 push_board_move(list, us, kind, from, to, noisy, enemy.has(to));
             }
         }
@@ -203,7 +293,7 @@ impl Position {
 
     /// Appends the legal drops of `us` onto `targets` (empty squares).
     #[inline]
-    fn generate_drops<L: MoveList<Move>>(&self, list: &mut L, us: Side, targets: Bitboard) {
+    fn generate_drops<S: MoveSink>(&self, list: &mut S, us: Side, targets: Bitboard) {
         let hand = *self.hand(us);
         for kind in PieceKind::HAND {
             if hand.count(kind) == 0 {
@@ -218,9 +308,7 @@ impl Position {
                     squares ^= mate_square;
                 }
             }
-            for to in squares {
-                list.push(Move::drop(kind, to));
-            }
+            list.push_drops(kind, squares);
         }
     }
 
@@ -260,8 +348,6 @@ impl Position {
 
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
-        let mut list = super::ShogiMoves::default();
-        self.generate_into(&mut list, false);
-        !list.is_empty()
+        self.count_legal() > 0
     }
 }

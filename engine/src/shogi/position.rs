@@ -240,11 +240,18 @@ impl Position {
         if (step & own).any() {
             return true;
         }
-        ((lance_attacks(them, sq, occ) & self.by_kind[PieceKind::Lance as usize])
-            | (bishop_attacks(sq, occ) & self.bishop_movers())
-            | (rook_attacks(sq, occ) & self.rook_movers()))
-        .and(own)
-        .any()
+        // Only compute sliding attacks for lines that hold one of the side's sliders.
+        let lances = self.by_kind[PieceKind::Lance as usize] & own;
+        if (lance_ray(them, sq) & lances).any() && (lance_attacks(them, sq, occ) & lances).any()
+        {
+            return true;
+        }
+        let bishops = self.bishop_movers() & own;
+        if (bishop_rays(sq) & bishops).any() && (bishop_attacks(sq, occ) & bishops).any() {
+            return true;
+        }
+        let rooks = self.rook_movers() & own;
+        (rook_rays(sq) & rooks).any() && (rook_attacks(sq, occ) & rooks).any()
     }
 
     /// Sliding pieces of `side` that would attack `sq` on an empty board (candidate pinners
