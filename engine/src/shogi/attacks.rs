@@ -228,7 +228,7 @@ pub fn line_through(a: Square, b: Square) -> Bitboard {
 }
 
 /// Attacks of a piece of `kind` owned by `side` standing on `sq`, with occupancy `occ`.
-#[inline]
+#[inline(always)]
 pub fn piece_attacks(side: Side, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
     match kind {
         PieceKind::Pawn => pawn_attacks(side, sq),

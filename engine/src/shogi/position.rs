@@ -242,8 +242,7 @@ impl Position {
         }
         // Only compute sliding attacks for lines that hold one of the side's sliders.
         let lances = self.by_kind[PieceKind::Lance as usize] & own;
-        if (lance_ray(them, sq) & lances).any() && (lance_attacks(them, sq, occ) & lances).any()
-        {
+        if (lance_ray(them, sq) & lances).any() && (lance_attacks(them, sq, occ) & lances).any() {
             return true;
         }
         let bishops = self.bishop_movers() & own;
