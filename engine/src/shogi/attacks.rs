@@ -203,18 +203,29 @@ pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard(line_attacks(occ.0, &rays[2]) | line_attacks(occ.0, &rays[3]))
 }
 
+/// `[sq] = [rook lines, bishop lines]` through a square on an empty board.
+static PSEUDO: [[u128; 2]; SQUARES] = {
+    let mut table = [[0u128; 2]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let r = &RAYS[sq];
+        table[sq][0] = r[0][0] | r[0][1] | r[1][0] | r[1][1];
+        table[sq][1] = r[2][0] | r[2][1] | r[3][0] | r[3][1];
+        sq += 1;
+    }
+    table
+};
+
 /// Rook lines through a square on an empty board.
 #[inline]
 pub fn rook_rays(sq: Square) -> Bitboard {
-    let r = &RAYS[sq];
-    Bitboard(r[0][0] | r[0][1] | r[1][0] | r[1][1])
+    Bitboard(PSEUDO[sq][0])
 }
 
 /// Bishop lines through a square on an empty board.
 #[inline]
 pub fn bishop_rays(sq: Square) -> Bitboard {
-    let r = &RAYS[sq];
-    Bitboard(r[2][0] | r[2][1] | r[3][0] | r[3][1])
+    Bitboard(PSEUDO[sq][1])
 }
 
 #[inline]

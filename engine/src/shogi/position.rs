@@ -221,10 +221,22 @@ impl Position {
             | (silver_attacks(them, sq) & self.by_kind[PieceKind::Silver as usize])
             | (gold_attacks(them, sq) & self.gold_movers())
             | (king_attacks(sq) & self.king_steppers());
-        let sliders = (lance_attacks(them, sq, occ) & self.by_kind[PieceKind::Lance as usize])
-            | (bishop_attacks(sq, occ) & self.bishop_movers())
-            | (rook_attacks(sq, occ) & self.rook_movers());
-        (step | sliders) & self.by_side[side as usize]
+        let own = self.by_side[side as usize];
+        let mut attackers = step & own;
+        // Sliding attacks only for lines that hold one of the side's sliders.
+        let lances = self.by_kind[PieceKind::Lance as usize] & own;
+        if (lance_ray(them, sq) & lances).any() {
+            attackers |= lance_attacks(them, sq, occ) & lances;
+        }
+        let bishops = self.bishop_movers() & own;
+        if (bishop_rays(sq) & bishops).any() {
+            attackers |= bishop_attacks(sq, occ) & bishops;
+        }
+        let rooks = self.rook_movers() & own;
+        if (rook_rays(sq) & rooks).any() {
+            attackers |= rook_attacks(sq, occ) & rooks;
+        }
+        attackers
     }
 
     /// Whether any piece of `side` attacks `sq` with occupancy `occ`.
