@@ -7,7 +7,7 @@ use super::sfen::{SfenError, STARTPOS_SFEN};
 use super::types::{KINDS, SQUARES};
 use super::ShogiMoves;
 use crate::game::{
-    EndReason, Game, GameMove, GameResult, HistoryEntry, MoveParseError, Outcome, Side,
+    EndReason, Game, GameResult, HistoryEntry, MoveParseError, Outcome, Side,
 };
 
 impl Game for Position {
@@ -35,7 +35,7 @@ impl Game for Position {
 
     #[inline]
     fn side_to_move(&self) -> Side {
-        self.side_to_move_inner()
+        self.side_to_move_now()
     }
 
     #[inline]
@@ -114,7 +114,10 @@ impl Game for Position {
 
     #[inline]
     fn moved_piece_slot(&self, m: Move) -> usize {
-        let us = self.side_to_move_inner() as usize;
+        let us = self.side_to_move_now() as usize;
+        if !m.is_well_formed() {
+            return 0;
+        }
         if m.is_drop() {
             us * KINDS + m.drop_kind() as usize
         } else {
@@ -154,8 +157,8 @@ impl Game for Position {
     }
 
     fn format_move(&self, m: Move) -> String {
-        if m == Move::NONE {
-            return "none".to_string();
+        if !m.is_well_formed() {
+            return format!("{m:?}");
         }
         Position::format_usi(m)
     }
@@ -165,8 +168,8 @@ impl Game for Position {
     }
 
     fn format_move_cecp(&self, m: Move) -> String {
-        if !m.is_some() {
-            return "none".to_string();
+        if !m.is_well_formed() {
+            return format!("{m:?}");
         }
         self.format_xboard(m)
     }

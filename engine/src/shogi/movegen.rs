@@ -267,7 +267,7 @@ impl Position {
 
     #[inline(always)]
     fn generate_with<S: MoveSink, const NOISY: bool>(&self, list: &mut S) {
-        let us = self.side_to_move_inner();
+        let us = self.side_to_move_now();
         let them = us.flip();
         let ksq = self.king_square(us);
         let occ = self.occupied();
@@ -419,7 +419,7 @@ impl Position {
     /// would checkmate: uchifuzume, which makes the drop illegal. The defenders' pins and the
     /// squares the king may not step to are taken into account.
     pub fn is_pawn_drop_mate(&self, to: Square) -> bool {
-        let us = self.side_to_move_inner();
+        let us = self.side_to_move_now();
         let them = us.flip();
         let eksq = self.king_square(them);
         if !pawn_attacks(us, to).has(eksq) {

@@ -110,8 +110,9 @@ impl Position {
 
     // ----- queries -----
 
+    /// The side to move (also `Game::side_to_move`).
     #[inline]
-    pub fn side_to_move_inner(&self) -> Side {
+    pub fn side_to_move_now(&self) -> Side {
         self.side
     }
 
