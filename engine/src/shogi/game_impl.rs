@@ -121,7 +121,12 @@ impl Game for Position {
         if m.is_drop() {
             us * KINDS + m.drop_kind() as usize
         } else {
-            self.piece_on(m.from()).slot()
+            let pc = self.piece_on(m.from());
+            if pc.is_some() {
+                pc.slot()
+            } else {
+                0
+            }
         }
     }
 
