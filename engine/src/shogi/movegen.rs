@@ -451,6 +451,15 @@ impl Position {
 
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
+        // A safe king step is the usual answer; try it before generating everything.
+        let us = self.side_to_move_now();
+        let ksq = self.king_square(us);
+        let occ_without_king = self.occupied() ^ Bitboard::from_square(ksq);
+        for to in king_attacks(ksq).and_not(self.pieces_of(us)) {
+            if !self.is_attacked_by(us.flip(), to, occ_without_king) {
+                return true;
+            }
+        }
         self.count_legal() > 0
     }
 }
