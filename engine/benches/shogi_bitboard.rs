@@ -93,8 +93,14 @@ fn best_of<F: FnMut() -> u64>(name: &str, mut f: F) -> f64 {
 fn main() {
     let boards = random_boards(1 << 16);
     let wide: Vec<Bitboard> = boards.iter().map(|&b| Bitboard(b)).collect();
-    let split: Vec<SplitBitboard> = boards.iter().map(|&b| SplitBitboard::from_u128(b)).collect();
-    println!("shogi bitboard layouts, {} boards, best of 5:", boards.len());
+    let split: Vec<SplitBitboard> = boards
+        .iter()
+        .map(|&b| SplitBitboard::from_u128(b))
+        .collect();
+    println!(
+        "shogi bitboard layouts, {} boards, best of 5:",
+        boards.len()
+    );
 
     println!("pop every square:");
     let a = best_of("u128", || {

@@ -59,7 +59,8 @@ static KING: [[u128; SQUARES]; 2] = step_table(KING_STEPS);
 const LINE_DIRS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
 /// `[sq][line] = [lower ray, upper ray]`: the squares of the line with smaller / larger index.
-static RAYS: [[[u128; 2]; 4]; SQUARES] = {
+/// A `const` so the other tables' initialisers can read it; `RAYS` is its runtime copy.
+const RAYS_TABLE: [[[u128; 2]; 4]; SQUARES] = {
     let mut rays = [[[0u128; 2]; 4]; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
@@ -84,6 +85,8 @@ static RAYS: [[[u128; 2]; 4]; SQUARES] = {
     }
     rays
 };
+
+static RAYS: [[[u128; 2]; 4]; SQUARES] = RAYS_TABLE;
 
 /// Attacks along one line from a square: the nearest occupied square on each side, and the
 /// empty squares up to it.
@@ -129,8 +132,8 @@ static LINE: [[u128; SQUARES]; SQUARES] = {
     while a < SQUARES {
         let mut line = 0;
         while line < 4 {
-            let full = RAYS[a][line][0] | RAYS[a][line][1] | (1u128 << a);
-            let mut bits = RAYS[a][line][0] | RAYS[a][line][1];
+            let full = RAYS_TABLE[a][line][0] | RAYS_TABLE[a][line][1] | (1u128 << a);
+            let mut bits = RAYS_TABLE[a][line][0] | RAYS_TABLE[a][line][1];
             while bits != 0 {
                 let b = bits.trailing_zeros() as usize;
                 table[a][b] = full;
@@ -208,7 +211,7 @@ static PSEUDO: [[u128; 2]; SQUARES] = {
     let mut table = [[0u128; 2]; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
-        let r = &RAYS[sq];
+        let r = &RAYS_TABLE[sq];
         table[sq][0] = r[0][0] | r[0][1] | r[1][0] | r[1][1];
         table[sq][1] = r[2][0] | r[2][1] | r[3][0] | r[3][1];
         sq += 1;

@@ -6,9 +6,7 @@ use super::position::Position;
 use super::sfen::{SfenError, STARTPOS_SFEN};
 use super::types::{KINDS, SQUARES};
 use super::ShogiMoves;
-use crate::game::{
-    EndReason, Game, GameResult, HistoryEntry, MoveParseError, Outcome, Side,
-};
+use crate::game::{EndReason, Game, GameResult, HistoryEntry, MoveParseError, Outcome, Side};
 
 impl Game for Position {
     type Move = Move;
