@@ -1,0 +1,195 @@
+//! `Game` for the chess `Position`: the trait's entry points choose the slider back end once
+//! per call and hand over to the generic code of the other modules.
+
+use super::attacks::with_sliders;
+use super::bitboard::bb;
+use super::delta::Delta;
+use super::fen::{parse_fen, write_fen, FenError};
+use super::movegen::{generate, FindSink, ListSink};
+use super::moves::Move;
+use super::position::Position;
+use super::types::*;
+use crate::game::{Game, HistoryEntry, MoveParseError, Outcome, Side};
+use crate::movelist::{ArrayMoveList, MoveList};
+
+/// The standard starting position.
+pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+impl Game for Position {
+    type Move = Move;
+    type Moves = ArrayMoveList<Move, 256>;
+    type ParseError = FenError;
+    type Delta = Delta;
+
+    const NAME: &'static str = "chess";
+    const SQUARES: usize = 64;
+    const FROM_SLOTS: usize = 64;
+    const PIECE_SLOTS: usize = 12;
+
+    fn startpos() -> Self {
+        match parse_fen(STARTPOS_FEN) {
+            Ok(p) => p,
+            Err(e) => unreachable!("the start position FEN is valid: {e}"),
+        }
+    }
+
+    fn from_text(text: &str) -> Result<Self, FenError> {
+        parse_fen(text)
+    }
+
+    fn to_text(&self) -> String {
+        write_fen(self)
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        self.compute_hash()
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.checkers != 0
+    }
+
+    fn game_ply(&self) -> u32 {
+        self.game_ply
+    }
+
+    fn generate_legal(&self, moves: &mut Self::Moves) {
+        moves.clear();
+        with_sliders!(|a| generate::<_, _, false>(self, a, &mut ListSink(moves), !0))
+    }
+
+    /// Captures (capture-promotions to a queen only) and queen push-promotions; all
+    /// under-promotions are left to the full generator.
+    fn generate_noisy(&self, moves: &mut Self::Moves) {
+        moves.clear();
+        with_sliders!(|a| generate::<_, _, true>(self, a, &mut ListSink(moves), !0))
+    }
+
+    fn is_legal_move(&self, m: Move) -> bool {
+        if m.is_malformed() || m.from() == m.to() {
+            return false;
+        }
+        match self.piece_at(m.from()) {
+            Some((side, _)) if side == self.side => {}
+            _ => return false,
+        }
+        let mut find = FindSink {
+            wanted: m,
+            found: false,
+        };
+        with_sliders!(|a| generate::<_, _, false>(self, a, &mut find, bb(m.from())));
+        find.found
+    }
+
+    fn make_move(&mut self, m: Move) {
+        with_sliders!(|a| self.make_move_with(a, m))
+    }
+
+    fn make_null_move(&mut self) {
+        self.make_null();
+    }
+
+    fn delta(&self) -> &Delta {
+        &self.delta
+    }
+
+    fn is_quiet(&self, m: Move) -> bool {
+        !m.is_promotion()
+            && !m.is_en_passant()
+            && (m.is_castle() || self.board[m.to() as usize & 63] == NO_PIECE)
+    }
+
+    fn noisy_gain(&self, m: Move) -> i32 {
+        Position::noisy_gain(self, m)
+    }
+
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        Position::see_ge(self, m, threshold)
+    }
+
+    fn gives_check(&self, m: Move) -> bool {
+        self.move_gives_check(m)
+    }
+
+    fn move_from_slot(m: Move) -> usize {
+        m.from() as usize
+    }
+
+    fn move_to_square(m: Move) -> usize {
+        m.to() as usize
+    }
+
+    fn moved_piece_slot(&self, m: Move) -> usize {
+        let p = self.board[m.from() as usize & 63];
+        if p == NO_PIECE {
+            0
+        } else {
+            p as usize
+        }
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        let own = self.side_pieces(self.side);
+        own & !(self.by_kind[PieceKind::Pawn.index()] | self.by_kind[PieceKind::King.index()]) != 0
+    }
+
+    fn no_moves_outcome(&self) -> Outcome {
+        self.no_moves_outcome_impl()
+    }
+
+    fn rule_outcome(&self, history: &[HistoryEntry], in_search: bool) -> Option<Outcome> {
+        self.rule_outcome_impl(history, in_search)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
+        self.parse_uci(text)
+    }
+
+    fn format_move(&self, m: Move) -> String {
+        self.format_uci(m)
+    }
+
+    fn parse_move_cecp(&self, text: &str) -> Result<Move, MoveParseError> {
+        self.parse_cecp(text)
+    }
+
+    fn format_move_cecp(&self, m: Move) -> String {
+        self.format_cecp(m)
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        self.perft_fast(depth)
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", write_fen(self))
+    }
+}
+
+impl std::fmt::Display for Position {
+    /// The board as eight lines of FEN letters (dots for empty squares) and the FEN.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for rank in (0..8u8).rev() {
+            for file in 0..8u8 {
+                let p = self.board[make_square(file, rank) as usize];
+                let c = if p == NO_PIECE { '.' } else { piece_char(p) };
+                write!(f, "{c} ")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "{}", write_fen(self))
+    }
+}

@@ -1,0 +1,136 @@
+//! Net files: a written net loads back (from memory and from a memory-mapped file) with its
+//! arrays intact, and every kind of damaged or mismatched file is rejected with its own error.
+
+use sente::nnue::arch::{CHESS, SHOGI};
+use sente::nnue::format::{write_net, NetFormatError, HEADER_LEN};
+use sente::nnue::{Architecture, NetLoadError, Network, SimdLevel};
+
+fn tiny_arch() -> Architecture {
+    Architecture {
+        inputs: 8,
+        king_buckets: 2,
+        l1: 32,
+        output_buckets: 2,
+        ..CHESS
+    }
+}
+
+fn sample_net(arch: &Architecture) -> Vec<u8> {
+    let ft_w: Vec<i16> = (0..arch.feature_rows() * arch.l1)
+        .map(|i| (i % 41) as i16 - 20)
+        .collect();
+    let ft_b: Vec<i16> = (0..arch.l1).map(|i| i as i16).collect();
+    let out_w: Vec<i16> = (0..arch.output_buckets * 2 * arch.l1)
+        .map(|i| (i % 7) as i16 - 3)
+        .collect();
+    let out_b: Vec<i32> = (0..arch.output_buckets as i32).map(|b| 1000 * b).collect();
+    write_net(arch, "tiny-test", &ft_w, &ft_b, &out_w, &out_b)
+}
+
+fn format_error(bytes: &[u8], arch: &Architecture) -> NetFormatError {
+    match Network::from_bytes(bytes, arch) {
+        Err(NetLoadError::Invalid(e)) => e,
+        other => panic!("expected a format error, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_written_net_loads_back_with_its_arrays() {
+    let arch = tiny_arch();
+    let net = Network::from_bytes(&sample_net(&arch), &arch).expect("valid net");
+    assert_eq!(net.header().name, "tiny-test");
+    assert_eq!(net.ft_row(3)[5], ((3 * 32 + 5) % 41) as i16 - 20);
+    assert_eq!(net.ft_bias()[31], 31);
+    assert_eq!(net.out_weights(1)[0], ((2 * 32) % 7) as i16 - 3);
+    assert_eq!(net.out_bias(1), 1000);
+}
+
+#[test]
+fn a_net_file_is_memory_mapped_and_relative_paths_resolve() {
+    let arch = tiny_arch();
+    let dir = std::env::temp_dir().join(format!("sente-net-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tiny.nnue");
+    std::fs::write(&path, sample_net(&arch)).unwrap();
+    let net = Network::load(&path, &arch).expect("loads");
+    assert_eq!(net.source(), path.display().to_string());
+    let acc = vec![100i16; 32];
+    let simd = net.output(SimdLevel::detected(), &acc, &acc, 0);
+    let scalar = net.output(SimdLevel::Scalar, &acc, &acc, 0);
+    assert_eq!(simd, scalar);
+    let missing = Network::load(&dir.join("missing.nnue"), &arch).unwrap_err();
+    assert!(matches!(missing, NetLoadError::Io { .. }), "{missing}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn damaged_files_are_rejected_each_with_its_reason() {
+    let arch = tiny_arch();
+    let good = sample_net(&arch);
+
+    assert_eq!(
+        format_error(&good[..100], &arch),
+        NetFormatError::TooShort(100)
+    );
+
+    let mut bad_magic = good.clone();
+    bad_magic[0] = b'X';
+    assert_eq!(format_error(&bad_magic, &arch), NetFormatError::BadMagic);
+
+    let mut bad_version = good.clone();
+    bad_version[8] = 99;
+    assert_eq!(
+        format_error(&bad_version, &arch),
+        NetFormatError::UnsupportedVersion(99)
+    );
+
+    let mut bad_header = good.clone();
+    bad_header[28] ^= 1; // l1 changed without updating the architecture hash
+    assert_eq!(
+        format_error(&bad_header, &arch),
+        NetFormatError::HeaderChecksum
+    );
+
+    let truncated = &good[..good.len() - 10];
+    assert!(matches!(
+        format_error(truncated, &arch),
+        NetFormatError::Truncated { .. }
+    ));
+
+    let mut corrupt = good.clone();
+    corrupt[HEADER_LEN + 7] ^= 0x40;
+    assert_eq!(
+        format_error(&corrupt, &arch),
+        NetFormatError::PayloadChecksum
+    );
+}
+
+#[test]
+fn nets_for_another_game_or_architecture_are_rejected() {
+    let arch = tiny_arch();
+    let good = sample_net(&arch);
+    let shogi_tiny = Architecture {
+        inputs: 8,
+        king_buckets: 2,
+        l1: 32,
+        output_buckets: 2,
+        ..SHOGI
+    };
+    assert!(matches!(
+        format_error(&good, &shogi_tiny),
+        NetFormatError::WrongGame {
+            expected: "shogi",
+            ..
+        }
+    ));
+    let wider = Architecture { l1: 64, ..arch };
+    let err = format_error(&good, &wider);
+    assert!(
+        matches!(err, NetFormatError::WrongArchitecture { .. }),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("l1") || err.to_string().contains("32"),
+        "{err}"
+    );
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs every test Sente has, installing what the tests need first (a fresh Debian machine with
+# rustup's cargo and python3 is enough). Used by the README and by .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== installing test dependencies"
+python3 -m pip install --quiet --disable-pip-version-check chess cshogi pytest || {
+    echo "pip install failed" >&2
+    exit 1
+}
+
+echo "== formatting and lints"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --release -- -D warnings
+
+echo "== Rust tests (optimised; perft rows above 50M nodes are in the ignored tier)"
+cargo test --workspace --release
+
+if [ -x scripts/test-clients.sh ]; then
+    echo "== third-party client tests"
+    scripts/test-clients.sh
+fi
+echo "== all tests passed"

@@ -1,0 +1,15 @@
+//! Sente's CPU trainer: turns datagen records into NNUE nets in the engine's format. The network
+//! architecture, feature indexing and quantization come from `sente::nnue`; nothing is declared
+//! twice.
+
+pub mod adamw;
+pub mod batch;
+pub mod checkpoint;
+pub mod data;
+pub mod evaluate;
+pub mod model;
+pub mod plot;
+pub mod quantize;
+pub mod schedule;
+pub mod trainer;
+pub mod training;
