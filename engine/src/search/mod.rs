@@ -111,6 +111,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         control: &SearchControl,
         report: &mut dyn FnMut(SearchEvent<G::Move>),
     ) -> SearchResult<G::Move> {
+        // The clock runs from the moment the search is asked for.
+        let mut time = TimeManager::new(
+            limits,
+            root.side_to_move(),
+            options.move_overhead_ms,
+            control.pondering.load(Ordering::Relaxed),
+        );
         let mut legal = G::Moves::default();
         root.generate_legal(&mut legal);
         if legal.is_empty() {
@@ -169,12 +176,6 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             mate_plies: limits.mate_in.map(|n| (2 * n as i32 - 1).max(1)),
             show_wdl: options.show_wdl,
         };
-        let mut time = TimeManager::new(
-            limits,
-            root.side_to_move(),
-            options.move_overhead_ms,
-            control.pondering.load(Ordering::Relaxed),
-        );
         let (main_worker, helpers) = self.workers.split_at_mut(1);
         let main_worker = &mut main_worker[0];
         std::thread::scope(|scope| {

@@ -675,10 +675,11 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 continue;
             }
             let quiet = pos.is_quiet(m);
-            if quiet && skip_quiets {
+            let gives_check = pos.gives_check(m);
+            // Checks are exempt: a quiet mate must never be pruned with the other quiets.
+            if quiet && skip_quiets && !gives_check {
                 continue;
             }
-            let gives_check = pos.gives_check(m);
             let piece_to = self.history.piece_to(pos, m);
             let history_score = if quiet {
                 self.history.quiet_score(side, m, piece_to, previous)
