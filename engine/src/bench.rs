@@ -134,6 +134,19 @@ pub fn run_bench(
     out: &mut dyn Write,
 ) -> Result<BenchSummary, BenchError> {
     let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH).max(1);
-    let _ = (depth, out);
-    Err(BenchError::UnknownGame(game.to_string()))
+    match game {
+        "chess" => bench_positions::<crate::chess::Position, _>(
+            positions::CHESS,
+            crate::chess::ClassicalEval::default(),
+            depth,
+            out,
+        ),
+        "shogi" => bench_positions::<crate::shogi::Position, _>(
+            positions::SHOGI,
+            crate::shogi::ClassicalEval::default(),
+            depth,
+            out,
+        ),
+        _ => Err(BenchError::UnknownGame(game.to_string())),
+    }
 }
