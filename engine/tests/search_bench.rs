@@ -34,7 +34,9 @@ fn unknown_game_is_a_typed_error() {
 #[ignore]
 fn print_full_bench() {
     for game in ["chess", "shogi"] {
-        let depth = std::env::var("BENCH_DEPTH").ok().and_then(|d| d.parse().ok());
+        let depth = std::env::var("BENCH_DEPTH")
+            .ok()
+            .and_then(|d| d.parse().ok());
         let summary = run_bench(game, depth, &mut std::io::stdout()).unwrap();
         println!("{game}: {summary:?}");
     }

@@ -53,7 +53,11 @@ fn assert_pv_legal(root: &Position, pv: &[ChessMove]) {
     for &m in pv {
         p.generate_legal(&mut moves);
         assert!(!moves.is_empty(), "PV runs past the end: {pv:?}");
-        assert!(p.is_legal_move(m), "illegal PV move {m:?} in {}", root.to_text());
+        assert!(
+            p.is_legal_move(m),
+            "illegal PV move {m:?} in {}",
+            root.to_text()
+        );
         p.make_move(m);
     }
 }
@@ -107,7 +111,13 @@ fn mated_and_stalemated_roots_have_no_move() {
     assert_eq!((result.best, result.score), (None, Score::MatePlies(0)));
     assert!(infos.is_empty());
     let stalemate = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-    let (result, _) = run(&mut s, &stalemate, &[], &depth(5), &SearchOptions::default());
+    let (result, _) = run(
+        &mut s,
+        &stalemate,
+        &[],
+        &depth(5),
+        &SearchOptions::default(),
+    );
     assert_eq!((result.best, result.score), (None, Score::Cp(0)));
 }
 
@@ -148,7 +158,10 @@ fn one_thread_with_a_node_limit_is_deterministic() {
     let once = || {
         let mut s = searcher();
         let (r, infos) = run(&mut s, &root, &[], &limits, &SearchOptions::default());
-        let lines: Vec<_> = infos.iter().map(|i| (i.depth, i.score, i.pv.clone())).collect();
+        let lines: Vec<_> = infos
+            .iter()
+            .map(|i| (i.depth, i.score, i.pv.clone()))
+            .collect();
         (r, lines)
     };
     let a = once();
@@ -214,7 +227,13 @@ fn searchmoves_restricts_the_root() {
         search_moves: vec![only],
         ..Limits::default()
     };
-    let (result, infos) = run(&mut searcher(), &root, &[], &limits, &SearchOptions::default());
+    let (result, infos) = run(
+        &mut searcher(),
+        &root,
+        &[],
+        &limits,
+        &SearchOptions::default(),
+    );
     assert_eq!(result.best, Some(only));
     assert!(infos.iter().all(|i| i.pv[0] == only));
 }
@@ -259,7 +278,13 @@ fn a_bullet_game_never_flags() {
             ..Limits::default()
         };
         let started = Instant::now();
-        let (result, _) = run(&mut players[side], &p, &history, &limits, &SearchOptions::default());
+        let (result, _) = run(
+            &mut players[side],
+            &p,
+            &history,
+            &limits,
+            &SearchOptions::default(),
+        );
         clock[side] -= started.elapsed().as_millis() as i64;
         assert!(clock[side] > 0, "flagged on ply {}", p.game_ply());
         clock[side] += 10;
@@ -288,7 +313,14 @@ fn ponder_ignores_the_clock_until_ponderhit() {
             std::thread::sleep(Duration::from_millis(400));
             control.pondering.store(false, Ordering::Relaxed);
         });
-        s.search(&root, &[], &limits, &SearchOptions::default(), &control, &mut |_| {})
+        s.search(
+            &root,
+            &[],
+            &limits,
+            &SearchOptions::default(),
+            &control,
+            &mut |_| {},
+        )
     });
     let elapsed = started.elapsed().as_millis();
     assert!((400..700).contains(&elapsed), "{elapsed} ms");
@@ -311,7 +343,14 @@ fn stop_during_a_deep_search_still_gives_a_legal_move() {
             std::thread::sleep(Duration::from_millis(200));
             control.stop.store(true, Ordering::Relaxed);
         });
-        s.search(&root, &[], &limits, &SearchOptions::default(), &control, &mut |_| {})
+        s.search(
+            &root,
+            &[],
+            &limits,
+            &SearchOptions::default(),
+            &control,
+            &mut |_| {},
+        )
     });
     assert!(started.elapsed() < Duration::from_millis(400));
     assert!(result.best.is_some_and(|m| root.is_legal_move(m)));

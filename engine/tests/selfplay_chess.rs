@@ -65,7 +65,10 @@ fn measure(label: &str, change: impl Fn(&mut SearchFeatures)) {
     };
     let started = std::time::Instant::now();
     let report = run_match(&Position::startpos(), &full, &reduced, &config, &|_| {});
-    println!("{nodes} nodes/move, {:.0} s\n{report}\n", started.elapsed().as_secs_f64());
+    println!(
+        "{nodes} nodes/move, {:.0} s\n{report}\n",
+        started.elapsed().as_secs_f64()
+    );
 }
 
 #[test]
@@ -89,5 +92,7 @@ fn measure_forward_pruning() {
 #[test]
 #[ignore]
 fn measure_singular_extensions() {
-    measure("without singular extensions", |f| f.singular_extensions = false);
+    measure("without singular extensions", |f| {
+        f.singular_extensions = false
+    });
 }

@@ -5,7 +5,8 @@
 use super::features::SearchFeatures;
 use super::history::{history_bonus, HistoryTables, PieceTo};
 use super::ordering::{
-    is_losing_noisy, pick_best, score_moves, score_noisy_first, OrderingContext,
+    is_losing_noisy, pick_best, score_moves, score_noisy_first, sort_rest, OrderingContext,
+    SELECTION_PICKS,
 };
 use super::report::{ScoreBound, SearchEvent, SearchInfo};
 use super::time::TimeManager;
@@ -22,7 +23,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Static eval marker for "in check, none computed".
 const NO_EVAL: i32 = -INFINITE;
-/// Nodes between clock and stop-flag checks.
+/// Nodes between clock and stop-flag checks (a power of two).
 const CHECK_INTERVAL: u64 = 1024;
 /// Quiet moves remembered per node for history maluses.
 const MAX_QUIETS_TRIED: usize = 64;
@@ -113,6 +114,8 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
     pv: Vec<G::Move>,
     pv_len: Vec<usize>,
     scores: Vec<i32>,
+    /// Scratch space for sorting one move list.
+    sort_keys: Vec<u64>,
     move_capacity: usize,
     game_history: Vec<HistoryEntry>,
     pub root_moves: Vec<RootMove<G::Move>>,
@@ -159,6 +162,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             pv: vec![G::Move::NONE; MAX_PLY * MAX_PLY],
             pv_len: vec![0; MAX_PLY + 1],
             scores: vec![0; (MAX_PLY + 1) * move_capacity],
+            sort_keys: vec![0; move_capacity],
             move_capacity,
             game_history: Vec::with_capacity(1024 + MAX_PLY),
             root_moves: Vec::with_capacity(move_capacity),
@@ -391,7 +395,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 shared.abort.store(true, Ordering::Relaxed);
             }
         }
-        if self.nodes % CHECK_INTERVAL == 0 {
+        if self.nodes & (CHECK_INTERVAL - 1) == 0 {
             self.publish_nodes(shared);
             if let Some(main) = main.as_deref_mut() {
                 if shared.control.stop.load(Ordering::Relaxed) {
@@ -669,8 +673,19 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
 
         for i in 0..moves.len() {
             let len = moves.len();
-            let (m, order_score) =
-                pick_best(moves.as_mut_slice(), &mut self.scores[base..base + len], i);
+            let (m, order_score) = if i < SELECTION_PICKS {
+                pick_best(moves.as_mut_slice(), &mut self.scores[base..base + len], i)
+            } else {
+                if i == SELECTION_PICKS {
+                    sort_rest(
+                        moves.as_mut_slice(),
+                        &mut self.scores[base..base + len],
+                        i,
+                        &mut self.sort_keys,
+                    );
+                }
+                (moves.as_slice()[i], self.scores[base + i])
+            };
             if m == excluded {
                 continue;
             }
