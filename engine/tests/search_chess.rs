@@ -48,7 +48,7 @@ fn depth(d: u32) -> Limits<ChessMove> {
 
 /// Every move legal; none played once the game is over.
 fn assert_pv_legal(root: &Position, pv: &[ChessMove]) {
-    let mut p = root.clone();
+    let mut p = *root;
     let mut moves = <Position as Game>::Moves::default();
     for &m in pv {
         p.generate_legal(&mut moves);
@@ -79,7 +79,7 @@ fn mate_in_two_is_found_with_its_distance_and_a_full_pv() {
         assert_eq!(last.pv.len(), 3, "mate PV length for {fen}: {:?}", last.pv);
         assert_eq!(Some(last.pv[0]), result.best);
         assert_pv_legal(&root, &last.pv);
-        let mut end = root.clone();
+        let mut end = root;
         for &m in &last.pv {
             end.make_move(m);
         }
@@ -87,7 +87,7 @@ fn mate_in_two_is_found_with_its_distance_and_a_full_pv() {
         end.generate_legal(&mut moves);
         assert!(moves.is_empty() && end.in_check(), "PV ends in mate");
         // The defender sees the mate too.
-        let mut after = root.clone();
+        let mut after = root;
         after.make_move(result.best.unwrap());
         let (defence, _) = run(&mut s, &after, &[], &depth(6), &SearchOptions::default());
         assert_eq!(defence.score, Score::MatePlies(-2), "{fen}");
@@ -125,7 +125,7 @@ fn mated_and_stalemated_roots_have_no_move() {
 fn repetition_through_the_game_history_is_a_draw() {
     // White: rook up. After Kh1 Kh8 Kg1, Black's Kg8 repeats the start: the only drawing move.
     let start = pos("6k1/8/8/8/8/8/8/R5K1 w - - 0 1");
-    let mut p = start.clone();
+    let mut p = start;
     let mut history = Vec::new();
     for text in ["g1h1", "g8h8", "h1g1"] {
         let m = p.parse_move(text).unwrap();
@@ -211,7 +211,7 @@ fn pvs_of_bench_positions_replay_legally() {
         }
         assert_eq!(infos.last().unwrap().pv.first().copied(), result.best);
         if let Some(ponder) = result.ponder {
-            let mut after = root.clone();
+            let mut after = root;
             after.make_move(result.best.unwrap());
             assert!(after.is_legal_move(ponder));
         }

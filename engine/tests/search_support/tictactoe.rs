@@ -304,7 +304,7 @@ pub fn solve(pos: &TicTacToe) -> Option<i32> {
             Some(n) => Some(-n + 1),
             None => None,
         };
-        if best.map_or(true, |b| rank(v) > rank(b)) {
+        if best.is_none_or(|b| rank(v) > rank(b)) {
             best = Some(v);
         }
     }
