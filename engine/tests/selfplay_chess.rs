@@ -96,3 +96,13 @@ fn measure_singular_extensions() {
         f.singular_extensions = false
     });
 }
+
+#[test]
+#[ignore]
+fn measure_pruning_family_together() {
+    measure("without null move, LMR and forward pruning", |f| {
+        f.null_move = false;
+        f.late_move_reductions = false;
+        f.forward_pruning = false;
+    });
+}
