@@ -6,10 +6,13 @@
 //! included, is spawned with a large stack for the search's recursion; the calling thread only
 //! relays progress events to the `report` callback.
 
+pub mod alpha_beta;
 pub mod features;
 pub mod history;
 pub mod limits;
 pub mod ordering;
+pub mod pv;
+pub mod quiescence;
 pub mod report;
 pub mod strength;
 pub mod time;
@@ -260,7 +263,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             chosen = strength::choose_near_best(&scores, s.margin_cp, seed);
         }
         let line = lines[chosen];
-        let pv = worker::legal_prefix(root, line.line());
+        let pv = pv::legal_prefix(root, line.line());
         SearchResult {
             best: Some(line.mv),
             ponder: pv.get(1).copied(),
