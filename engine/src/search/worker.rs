@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// Static eval marker for "in check, none computed".
 pub(super) const NO_EVAL: i32 = -INFINITE;
 /// Nodes between clock and stop-flag checks (a power of two).
-const CHECK_INTERVAL: u64 = 1024;
+const CHECK_INTERVAL: u64 = 256;
 
 /// Lazy SMP depth skipping for helper threads (they spread over depths so the table fills with
 /// varied results).
