@@ -355,3 +355,63 @@ fn stop_during_a_deep_search_still_gives_a_legal_move() {
     assert!(started.elapsed() < Duration::from_millis(400));
     assert!(result.best.is_some_and(|m| root.is_legal_move(m)));
 }
+
+#[test]
+fn hash_fills_during_search_and_clears() {
+    let mut s = searcher();
+    s.set_hash_mb(1);
+    let (_, infos) = run(
+        &mut s,
+        &Position::startpos(),
+        &[],
+        &depth(9),
+        &SearchOptions::default(),
+    );
+    assert!(infos.last().unwrap().hashfull > 0);
+    assert!(s.hashfull() > 0);
+    s.clear();
+    assert_eq!(s.hashfull(), 0);
+}
+
+#[test]
+fn wdl_is_reported_when_asked() {
+    let options = SearchOptions {
+        show_wdl: true,
+        ..SearchOptions::default()
+    };
+    let (_, infos) = run(
+        &mut searcher(),
+        &Position::startpos(),
+        &[],
+        &depth(4),
+        &options,
+    );
+    let wdl = infos.last().unwrap().wdl.expect("wdl requested");
+    assert_eq!(wdl.win + wdl.draw + wdl.loss, 1000);
+    let (_, plain) = run(
+        &mut searcher(),
+        &Position::startpos(),
+        &[],
+        &depth(4),
+        &SearchOptions::default(),
+    );
+    assert!(plain.iter().all(|i| i.wdl.is_none()));
+}
+
+#[test]
+fn go_mate_stops_once_the_mate_is_found() {
+    let root = pos(MATES_IN_TWO[0]);
+    let limits = Limits {
+        mate_in: Some(2),
+        ..Limits::default()
+    };
+    let (result, _) = run(
+        &mut searcher(),
+        &root,
+        &[],
+        &limits,
+        &SearchOptions::default(),
+    );
+    assert_eq!(result.score, Score::MatePlies(3));
+    assert!(result.depth < 10, "stopped at depth {}", result.depth);
+}
