@@ -33,9 +33,11 @@ pub const GAME_SHOGI: u32 = 1;
 /// Feature-set identifiers stored in net files.
 /// Chess: 768 piece-square features per perspective (colour × piece × square, from the
 /// perspective's side, mirrored so the king stands on files e–h), times king buckets.
+/// Indexing: `nnue::chess_features`.
 pub const FEATURES_CHESS_768_KB: u32 = 1;
 /// Shogi: piece-square features for board pieces (colour × 14 kinds × 81 squares) plus hand-count
 /// features (colour × kind × count), from the perspective's side, times king-region buckets.
+/// Indexing: `nnue::shogi_features`.
 pub const FEATURES_SHOGI_PSQ_HAND_KB: u32 = 2;
 
 /// A complete description of one network: what a net file must match to be loaded.
@@ -108,8 +110,9 @@ pub const CHESS: Architecture = Architecture {
 
 /// Shogi piece kinds with a board feature (7 unpromoted + king + 6 promoted).
 pub const SHOGI_BOARD_KINDS: usize = 14;
-/// Maximum hand count per kind, in the order pawn, lance, knight, silver, gold, bishop, rook.
-pub const SHOGI_HAND_MAX: [usize; 7] = [18, 4, 4, 4, 4, 2, 2];
+/// Maximum hand count per kind, in the engine's hand-kind order (`shogi::PieceKind::HAND`):
+/// pawn, lance, knight, silver, bishop, rook, gold.
+pub const SHOGI_HAND_MAX: [usize; 7] = [18, 4, 4, 4, 2, 2, 4];
 /// Hand features per colour: one per (kind, count ≥ k).
 pub const SHOGI_HAND_FEATURES: usize = 38;
 

@@ -1,12 +1,27 @@
-//! NNUE evaluation: the architectures (declared once, imported by datagen and the tuner), the net
-//! file format, loading (memory-mapped or embedded) and the SIMD kernels.
+//! NNUE evaluation: the architectures and feature sets (declared once, imported by datagen and
+//! the tuner), the net file format, loading (memory-mapped or embedded), the SIMD kernels, the
+//! incremental evaluator, the classical/NNUE switch the protocols use, and the `eval` report.
 
 pub mod arch;
+pub mod chess_features;
+pub mod embedded;
+pub mod evaluator;
+pub mod features;
 pub mod format;
+pub mod game_eval;
 pub mod network;
+pub mod random_net;
+mod refresh_cache;
+pub mod report;
+pub mod shogi_features;
 pub mod simd;
 
 pub use arch::{Activation, Architecture};
+pub use embedded::default_network;
+pub use evaluator::{evaluate_from_scratch, NnueEval};
+pub use features::{FeatureChanges, FeatureList, NnueGame, MAX_ACTIVE, MAX_CHANGED};
 pub use format::NetFormatError;
+pub use game_eval::GameEval;
 pub use network::{NetLoadError, Network};
+pub use report::{eval_report, EvalReportError};
 pub use simd::SimdLevel;

@@ -77,6 +77,39 @@ pub fn update_scalar(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]
     }
 }
 
+/// `acc[i] += Σ add[k][i] − Σ sub[k][i]` in place, with wrapping `i16` arithmetic (for updates
+/// with more rows than one `update` call takes). All slices have the length of `acc`, a
+/// multiple of 32.
+pub fn update_in_place(level: SimdLevel, acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+    assert_eq!(acc.len() % 32, 0);
+    assert!(add.iter().chain(sub).all(|row| row.len() == acc.len()));
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Avx512 if SimdLevel::detected() >= SimdLevel::Avx512 => {
+            // SAFETY: AVX-512F/BW support was detected at run time; lengths were checked above.
+            unsafe { x86::update_in_place_avx512(acc, add, sub) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Avx2 | SimdLevel::Avx512 if SimdLevel::detected() >= SimdLevel::Avx2 => {
+            // SAFETY: AVX2 support was detected at run time; lengths were checked above.
+            unsafe { x86::update_in_place_avx2(acc, add, sub) }
+        }
+        _ => update_in_place_scalar(acc, add, sub),
+    }
+}
+
+/// Scalar twin of `update_in_place`.
+pub fn update_in_place_scalar(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+    for (i, v) in acc.iter_mut().enumerate() {
+        for row in add {
+            *v = v.wrapping_add(row[i]);
+        }
+        for row in sub {
+            *v = v.wrapping_sub(row[i]);
+        }
+    }
+}
+
 /// The SCReLU output sum `Σ clamp(x,0,qa) · (clamp(x,0,qa) · w)` over both perspectives, where
 /// the inner product is truncated to `i16` and the sum wraps in `i32` (the tuner clips weights so
 /// neither happens in practice). `weights` holds the `us` half then the `them` half.
@@ -164,6 +197,47 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx2")]
+    pub(super) fn update_in_place_avx2(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+        for base in (0..acc.len()).step_by(16) {
+            // SAFETY: every row has acc.len() elements (checked by the caller) and
+            // base + 16 <= acc.len() because the length is a multiple of 32; unaligned access.
+            unsafe {
+                let p = acc.as_mut_ptr().add(base) as *mut __m256i;
+                let mut v = _mm256_loadu_si256(p);
+                for row in add {
+                    let r = _mm256_loadu_si256(row.as_ptr().add(base) as *const __m256i);
+                    v = _mm256_add_epi16(v, r);
+                }
+                for row in sub {
+                    let r = _mm256_loadu_si256(row.as_ptr().add(base) as *const __m256i);
+                    v = _mm256_sub_epi16(v, r);
+                }
+                _mm256_storeu_si256(p, v);
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn update_in_place_avx512(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+        for base in (0..acc.len()).step_by(32) {
+            // SAFETY: as in update_in_place_avx2, with 32-lane steps.
+            unsafe {
+                let p = acc.as_mut_ptr().add(base) as *mut __m512i;
+                let mut v = _mm512_loadu_si512(p as *const __m512i);
+                for row in add {
+                    let r = _mm512_loadu_si512(row.as_ptr().add(base) as *const __m512i);
+                    v = _mm512_add_epi16(v, r);
+                }
+                for row in sub {
+                    let r = _mm512_loadu_si512(row.as_ptr().add(base) as *const __m512i);
+                    v = _mm512_sub_epi16(v, r);
+                }
+                _mm512_storeu_si512(p, v);
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
     pub(super) fn screlu_dot_avx2(acc: &[i16], weights: &[i16], qa: i16) -> i32 {
         let zero = _mm256_setzero_si256();
         let max = _mm256_set1_epi16(qa);
@@ -237,6 +311,30 @@ mod tests {
                 for level in SimdLevel::available() {
                     let mut got = vec![0; n];
                     update(level, &mut got, &src, &add, &sub);
+                    assert_eq!(got, expected, "{level:?} n={n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_level_updates_in_place_like_scalar() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        for n in [32, 64, 256, 1024] {
+            for _ in 0..50 {
+                let start = random_row(&mut rng, n, i16::MAX);
+                let rows: Vec<Vec<i16>> =
+                    (0..5).map(|_| random_row(&mut rng, n, i16::MAX)).collect();
+                let add = [rows[0].as_slice(), rows[1].as_slice(), rows[2].as_slice()];
+                let sub = [rows[3].as_slice(), rows[4].as_slice()];
+                let mut expected = start.clone();
+                update_in_place_scalar(&mut expected, &add, &sub);
+                let mut via_update = vec![0; n];
+                update_scalar(&mut via_update, &start, &add, &sub);
+                assert_eq!(expected, via_update);
+                for level in SimdLevel::available() {
+                    let mut got = start.clone();
+                    update_in_place(level, &mut got, &add, &sub);
                     assert_eq!(got, expected, "{level:?} n={n}");
                 }
             }

@@ -1,0 +1,293 @@
+//! Training data on disk: a file is a sequence of chunks, each a 40-byte header (magic, version,
+//! game, index of its first game, game count, payload length, checksum) followed by a `bincode`
+//! payload of game records. Chunks are appended whole and synced, so a killed writer leaves at
+//! most one torn chunk at the end, which `scan` detects and `truncate_torn_tail` removes.
+//! See `docs/data-format.md`.
+
+use bincode::{Decode, Encode};
+use sente::game::{Game, GameMove};
+use std::io::Write;
+use thiserror::Error;
+
+pub const MAGIC: [u8; 8] = *b"SENTEDAT";
+pub const FORMAT_VERSION: u32 = 1;
+pub const CHUNK_HEADER_LEN: usize = 40;
+/// Score stored for plies that were not searched (random opening moves).
+pub const SCORE_NONE: i16 = i16::MIN;
+/// Scores are clamped into ±this; mate scores map to the ends.
+pub const SCORE_LIMIT: i16 = 32_000;
+
+/// Game ids in chunk headers.
+pub const GAME_CHESS: u32 = 0;
+pub const GAME_SHOGI: u32 = 1;
+
+/// The result of a game, from the first player's point of view.
+pub const RESULT_FIRST_WINS: u8 = 0;
+pub const RESULT_DRAW: u8 = 1;
+pub const RESULT_SECOND_WINS: u8 = 2;
+
+/// One self-play game.
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
+pub struct GameRecord {
+    /// FEN / SFEN of the first recorded position.
+    pub start: String,
+    /// Moves from `start`, as `GameMove::to_bits`.
+    pub moves: Vec<u16>,
+    /// For each move, the mover's search score in centipawns (clamped to ±`SCORE_LIMIT`), or
+    /// `SCORE_NONE` for an unsearched move.
+    pub scores: Vec<i16>,
+    /// `RESULT_*`.
+    pub result: u8,
+    /// Why the game ended (a small code; see `docs/data-format.md`).
+    pub end: u8,
+}
+
+impl GameRecord {
+    /// Replays the record through the rules, calling `visit(position_before_move, move, score)`
+    /// for each ply. Fails on an unparsable start or an illegal move.
+    pub fn replay<G: Game>(
+        &self,
+        mut visit: impl FnMut(&G, G::Move, i16),
+    ) -> Result<G, RecordError> {
+        let mut pos = G::from_text(&self.start)
+            .map_err(|e| RecordError::BadStart(format!("{}: {e}", self.start)))?;
+        if self.moves.len() != self.scores.len() {
+            return Err(RecordError::LengthMismatch);
+        }
+        for (ply, (&bits, &score)) in self.moves.iter().zip(&self.scores).enumerate() {
+            let m = G::Move::from_bits(bits);
+            if !m.is_some() || !pos.is_legal_move(m) {
+                return Err(RecordError::IllegalMove { ply });
+            }
+            visit(&pos, m, score);
+            pos.make_move(m);
+        }
+        if self.result > RESULT_SECOND_WINS {
+            return Err(RecordError::BadResult(self.result));
+        }
+        Ok(pos)
+    }
+}
+
+/// A record that does not replay.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum RecordError {
+    #[error("bad start position {0}")]
+    BadStart(String),
+    #[error("illegal move at ply {ply}")]
+    IllegalMove { ply: usize },
+    #[error("moves and scores differ in length")]
+    LengthMismatch,
+    #[error("bad result code {0}")]
+    BadResult(u8),
+}
+
+/// A damaged data file.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ChunkError {
+    #[error("chunk at byte {offset}: bad magic")]
+    BadMagic { offset: usize },
+    #[error("chunk at byte {offset}: unsupported version {version}")]
+    Version { offset: usize, version: u32 },
+    #[error("chunk at byte {offset}: truncated")]
+    Truncated { offset: usize },
+    #[error("chunk at byte {offset}: checksum mismatch")]
+    Checksum { offset: usize },
+    #[error("chunk at byte {offset}: undecodable payload ({detail})")]
+    Decode { offset: usize, detail: String },
+    #[error("chunk at byte {offset}: game id {found}, expected {expected}")]
+    WrongGame {
+        offset: usize,
+        expected: u32,
+        found: u32,
+    },
+}
+
+fn bincode_config() -> impl bincode::config::Config {
+    bincode::config::standard().with_fixed_int_encoding()
+}
+
+/// 64-bit FNV-1a.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    sente::nnue::format::fnv1a64(bytes)
+}
+
+/// Encodes one chunk of games (header + payload).
+pub fn encode_chunk(game_id: u32, first_game: u64, games: &[GameRecord]) -> Vec<u8> {
+    let payload = bincode::encode_to_vec(games, bincode_config()).expect("in-memory encoding");
+    let mut out = Vec::with_capacity(CHUNK_HEADER_LEN + payload.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&game_id.to_le_bytes());
+    out.extend_from_slice(&first_game.to_le_bytes());
+    out.extend_from_slice(&(games.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(&checksum(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// A chunk's header fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkInfo {
+    /// Byte offset of the chunk in the file.
+    pub offset: usize,
+    pub game_id: u32,
+    pub first_game: u64,
+    pub games: u32,
+    pub payload_len: usize,
+}
+
+impl ChunkInfo {
+    pub fn end(&self) -> usize {
+        self.offset + CHUNK_HEADER_LEN + self.payload_len
+    }
+}
+
+fn read_u32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn read_u64(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// Parses and checks the chunk starting at `offset`.
+pub fn parse_chunk(bytes: &[u8], offset: usize) -> Result<(ChunkInfo, &[u8]), ChunkError> {
+    let rest = &bytes[offset..];
+    if rest.len() < CHUNK_HEADER_LEN {
+        return Err(ChunkError::Truncated { offset });
+    }
+    if rest[0..8] != MAGIC {
+        return Err(ChunkError::BadMagic { offset });
+    }
+    let version = read_u32(rest, 8);
+    if version != FORMAT_VERSION {
+        return Err(ChunkError::Version { offset, version });
+    }
+    let info = ChunkInfo {
+        offset,
+        game_id: read_u32(rest, 12),
+        first_game: read_u64(rest, 16),
+        games: read_u32(rest, 24),
+        payload_len: read_u32(rest, 28) as usize,
+    };
+    let sum = read_u64(rest, 32);
+    let payload = rest
+        .get(CHUNK_HEADER_LEN..CHUNK_HEADER_LEN + info.payload_len)
+        .ok_or(ChunkError::Truncated { offset })?;
+    if checksum(payload) != sum {
+        return Err(ChunkError::Checksum { offset });
+    }
+    Ok((info, payload))
+}
+
+/// Decodes a chunk payload.
+pub fn decode_games(info: &ChunkInfo, payload: &[u8]) -> Result<Vec<GameRecord>, ChunkError> {
+    let (games, _): (Vec<GameRecord>, usize) =
+        bincode::decode_from_slice(payload, bincode_config()).map_err(|e| ChunkError::Decode {
+            offset: info.offset,
+            detail: e.to_string(),
+        })?;
+    if games.len() != info.games as usize {
+        return Err(ChunkError::Decode {
+            offset: info.offset,
+            detail: format!("{} games, header says {}", games.len(), info.games),
+        });
+    }
+    Ok(games)
+}
+
+/// The valid chunks of a file, in order, and the first error after them (a torn tail after a
+/// kill, or damage).
+pub fn scan(bytes: &[u8]) -> (Vec<ChunkInfo>, Option<ChunkError>) {
+    let mut chunks = Vec::new();
+    let mut offset = 0;
+    while offset < bytes.len() {
+        match parse_chunk(bytes, offset) {
+            Ok((info, _)) => {
+                offset = info.end();
+                chunks.push(info);
+            }
+            Err(e) => return (chunks, Some(e)),
+        }
+    }
+    (chunks, None)
+}
+
+/// Appends a chunk to `file` and syncs it to disk.
+pub fn append_chunk(file: &mut std::fs::File, chunk: &[u8]) -> std::io::Result<()> {
+    file.write_all(chunk)?;
+    file.sync_data()
+}
+
+/// The game id of a `Game` type, for chunk headers.
+pub fn game_id<G: Game>() -> u32 {
+    match G::NAME {
+        "chess" => GAME_CHESS,
+        _ => GAME_SHOGI,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(i: u16) -> GameRecord {
+        GameRecord {
+            start: format!("start {i}"),
+            moves: vec![i, i + 1, 700],
+            scores: vec![10, SCORE_NONE, -5000],
+            result: RESULT_DRAW,
+            end: 3,
+        }
+    }
+
+    #[test]
+    fn chunks_round_trip_and_a_torn_tail_is_detected() {
+        let games: Vec<GameRecord> = (0..5).map(record).collect();
+        let mut file = encode_chunk(GAME_CHESS, 0, &games[..3]);
+        let second = encode_chunk(GAME_CHESS, 3, &games[3..]);
+        file.extend_from_slice(&second);
+        let (chunks, err) = scan(&file);
+        assert_eq!(err, None);
+        assert_eq!(chunks.len(), 2);
+        assert_eq!(chunks[1].first_game, 3);
+        let (info, payload) = parse_chunk(&file, chunks[1].offset).unwrap();
+        assert_eq!(decode_games(&info, payload).unwrap(), games[3..].to_vec());
+
+        let torn = &file[..file.len() - 3];
+        let (chunks, err) = scan(torn);
+        assert_eq!(chunks.len(), 1);
+        assert_eq!(
+            err,
+            Some(ChunkError::Truncated {
+                offset: chunks[0].end()
+            })
+        );
+
+        let mut damaged = file.clone();
+        damaged[CHUNK_HEADER_LEN + 2] ^= 1;
+        let (chunks, err) = scan(&damaged);
+        assert!(chunks.is_empty());
+        assert_eq!(err, Some(ChunkError::Checksum { offset: 0 }));
+    }
+
+    #[test]
+    fn fixed_int_encoding_costs_four_bytes_per_ply() {
+        let long = GameRecord {
+            start: String::new(),
+            moves: vec![1000; 100],
+            scores: vec![-300; 100],
+            result: RESULT_FIRST_WINS,
+            end: 0,
+        };
+        let short = GameRecord {
+            moves: vec![],
+            scores: vec![],
+            ..long.clone()
+        };
+        let size = |r: &GameRecord| bincode::encode_to_vec(r, bincode_config()).unwrap().len();
+        assert_eq!(size(&long) - size(&short), 400);
+    }
+}

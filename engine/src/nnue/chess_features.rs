@@ -1,0 +1,247 @@
+//! Chess feature indexing (`FEATURES_CHESS_768_KB`), the one definition the engine, datagen and
+//! the tuner share.
+//!
+//! Per perspective (the side whose accumulator it is):
+//! - squares are flipped vertically for Black (rank 1 is always the perspective's back rank),
+//!   then mirrored horizontally when the perspective's king stands on files a–d, so the king is
+//!   always on files e–h;
+//! - a feature is `bucket * 768 + colour * 384 + kind * 64 + square`, colour 0 for the
+//!   perspective's own pieces and 1 for the opponent's, kind pawn..king as `PieceKind`;
+//! - the king bucket comes from the perspective's (flipped, mirrored) king square:
+//!   0 = back rank on files g–h (castled short, or long after the mirror),
+//!   1 = back rank on files e–f (uncastled), 2 = second or third rank, 3 = anywhere further up;
+//! - the king key is `mirror * 4 + bucket` (8 keys: the refresh cache holds one accumulator each).
+//!
+//! Output bucket: `(pieces on the board − 2) / 4`, clamped to 0..7.
+
+use super::arch::CHESS;
+use super::features::{FeatureChanges, NnueGame, MAX_ACTIVE, MAX_CHANGED};
+use crate::chess::bitboard::pop_lsb;
+use crate::chess::types::{file_of, piece_kind, piece_side, rank_of, PieceKind, Square};
+use crate::chess::{ClassicalEval, Delta, Position};
+use crate::game::Side;
+
+/// Features per king bucket.
+pub const INPUTS: usize = 768;
+/// King buckets.
+pub const KING_BUCKETS: usize = 4;
+/// King keys: bucket × mirror.
+pub const KING_KEYS: usize = 2 * KING_BUCKETS;
+/// Output buckets.
+pub const OUTPUT_BUCKETS: usize = 8;
+
+const _: () = assert!(CHESS.inputs == INPUTS && CHESS.king_buckets == KING_BUCKETS);
+const _: () = assert!(CHESS.output_buckets == OUTPUT_BUCKETS);
+
+/// XOR that flips a square vertically for Black's perspective.
+#[inline(always)]
+const fn flip(perspective: Side) -> u8 {
+    match perspective {
+        Side::First => 0,
+        Side::Second => 56,
+    }
+}
+
+/// The king key of `perspective` whose king stands on `king_sq`.
+#[inline]
+pub const fn king_key_for(perspective: Side, king_sq: Square) -> usize {
+    let rel = king_sq ^ flip(perspective);
+    let mirror = file_of(rel) < 4;
+    let rel = if mirror { rel ^ 7 } else { rel };
+    let bucket = match rank_of(rel) {
+        0 if file_of(rel) >= 6 => 0,
+        0 => 1,
+        1 | 2 => 2,
+        _ => 3,
+    };
+    mirror as usize * KING_BUCKETS + bucket
+}
+
+/// The feature of a piece (`owner`, `kind`) on `sq` for `perspective` with king key `king_key`.
+#[inline(always)]
+pub const fn feature(
+    perspective: Side,
+    king_key: usize,
+    owner: Side,
+    kind: PieceKind,
+    sq: Square,
+) -> u32 {
+    let mirror = if king_key >= KING_BUCKETS { 7 } else { 0 };
+    let rel = (sq ^ flip(perspective) ^ mirror) as usize;
+    let colour = (owner as usize) ^ (perspective as usize);
+    ((king_key % KING_BUCKETS) * INPUTS + colour * 384 + kind as usize * 64 + rel) as u32
+}
+
+/// The king key of `perspective` in `pos`.
+#[inline]
+pub fn king_key(pos: &Position, perspective: Side) -> usize {
+    king_key_for(perspective, pos.king_square(perspective))
+}
+
+/// Writes the active features of `perspective` into `out` and returns their number.
+pub fn active_features(pos: &Position, perspective: Side, out: &mut [u32; MAX_ACTIVE]) -> usize {
+    let key = king_key(pos, perspective);
+    let mut n = 0;
+    for owner in [Side::First, Side::Second] {
+        for kind in PieceKind::ALL {
+            let mut b = pos.pieces(owner, kind);
+            while b != 0 && n < MAX_ACTIVE {
+                out[n] = feature(perspective, key, owner, kind, pop_lsb(&mut b));
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// The features the move recorded in `delta` changed for `perspective` (king key unchanged).
+pub fn changed_features(
+    delta: &Delta,
+    perspective: Side,
+    king_key: usize,
+    changes: &mut FeatureChanges<MAX_CHANGED>,
+) {
+    changes.clear();
+    for p in delta.removed() {
+        let (owner, kind) = (piece_side(p.piece), piece_kind(p.piece));
+        changes
+            .removed
+            .push(feature(perspective, king_key, owner, kind, p.square));
+    }
+    for p in delta.added() {
+        let (owner, kind) = (piece_side(p.piece), piece_kind(p.piece));
+        changes
+            .added
+            .push(feature(perspective, king_key, owner, kind, p.square));
+    }
+}
+
+/// The output bucket of `pos`: `(pieces − 2) / 4` clamped to 0..7.
+#[inline]
+pub fn output_bucket(pos: &Position) -> usize {
+    let pieces = pos.occupied().count_ones() as usize;
+    (pieces.saturating_sub(2) / 4).min(OUTPUT_BUCKETS - 1)
+}
+
+/// The pieces of a chess position: one bitboard per (owner, kind).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChessSnapshot(pub [[u64; 6]; 2]);
+
+impl NnueGame for Position {
+    const ARCH: super::Architecture = CHESS;
+    const KING_KEYS: usize = KING_KEYS;
+    type Snapshot = ChessSnapshot;
+    type Classical = ClassicalEval;
+
+    #[inline]
+    fn king_key(&self, perspective: Side) -> usize {
+        king_key(self, perspective)
+    }
+
+    fn active_features(&self, perspective: Side, out: &mut [u32; MAX_ACTIVE]) -> usize {
+        active_features(self, perspective, out)
+    }
+
+    #[inline]
+    fn changed_features(
+        delta: &Delta,
+        perspective: Side,
+        king_key: usize,
+        changes: &mut FeatureChanges<MAX_CHANGED>,
+    ) {
+        changed_features(delta, perspective, king_key, changes)
+    }
+
+    fn snapshot(&self) -> ChessSnapshot {
+        let mut s = ChessSnapshot::default();
+        for owner in [Side::First, Side::Second] {
+            for kind in PieceKind::ALL {
+                s.0[owner.index()][kind.index()] = self.pieces(owner, kind);
+            }
+        }
+        s
+    }
+
+    fn snapshot_changes(
+        old: &ChessSnapshot,
+        new: &ChessSnapshot,
+        perspective: Side,
+        king_key: usize,
+        changes: &mut FeatureChanges<MAX_ACTIVE>,
+    ) {
+        changes.clear();
+        for owner in [Side::First, Side::Second] {
+            for kind in PieceKind::ALL {
+                let (was, is) = (
+                    old.0[owner.index()][kind.index()],
+                    new.0[owner.index()][kind.index()],
+                );
+                let mut gone = was & !is;
+                while gone != 0 {
+                    let sq = pop_lsb(&mut gone);
+                    changes
+                        .removed
+                        .push(feature(perspective, king_key, owner, kind, sq));
+                }
+                let mut came = is & !was;
+                while came != 0 {
+                    let sq = pop_lsb(&mut came);
+                    changes
+                        .added
+                        .push(feature(perspective, king_key, owner, kind, sq));
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn output_bucket(&self) -> usize {
+        output_bucket(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::types::make_square;
+
+    #[test]
+    fn king_keys_follow_the_documented_buckets_and_mirror() {
+        let sq = |name: &str| crate::chess::types::parse_square(name).unwrap();
+        // White: g1 castled, e1 home, e2 second rank, e5 up the board; files a-d mirror.
+        assert_eq!(king_key_for(Side::First, sq("g1")), 0);
+        assert_eq!(king_key_for(Side::First, sq("e1")), 1);
+        assert_eq!(king_key_for(Side::First, sq("f3")), 2);
+        assert_eq!(king_key_for(Side::First, sq("h5")), 3);
+        assert_eq!(king_key_for(Side::First, sq("b1")), KING_BUCKETS);
+        assert_eq!(king_key_for(Side::First, sq("d1")), KING_BUCKETS + 1);
+        // Black sees its own back rank as rank 1.
+        assert_eq!(king_key_for(Side::Second, sq("g8")), 0);
+        assert_eq!(king_key_for(Side::Second, sq("c8")), KING_BUCKETS);
+        assert_eq!(king_key_for(Side::Second, sq("e1")), 3);
+    }
+
+    #[test]
+    fn features_are_relative_to_the_perspective() {
+        // A white pawn on e2 seen by White equals a black pawn on e7 seen by Black.
+        let e2 = make_square(4, 1);
+        let e7 = make_square(4, 6);
+        assert_eq!(
+            feature(Side::First, 1, Side::First, PieceKind::Pawn, e2),
+            feature(Side::Second, 1, Side::Second, PieceKind::Pawn, e7)
+        );
+        // The opponent's pieces live in the upper half of a bucket.
+        assert!(feature(Side::First, 0, Side::Second, PieceKind::Pawn, e7) >= 384);
+        // Mirrored keys mirror files: a2 with the mirror is h2 without it.
+        assert_eq!(
+            feature(
+                Side::First,
+                KING_BUCKETS + 2,
+                Side::First,
+                PieceKind::Rook,
+                8
+            ),
+            feature(Side::First, 2, Side::First, PieceKind::Rook, 15)
+        );
+    }
+}

@@ -1,0 +1,269 @@
+//! `NnueEval<G>`: the incremental NNUE evaluator of either game.
+//!
+//! It keeps a stack of accumulator pairs (one per perspective) that follows the search: `push`
+//! only records the child's `Delta` and king keys (lazy), and `evaluate` materialises the current
+//! node's accumulators from the nearest ancestor that has them, applying the recorded deltas. A
+//! perspective whose king key changed on the way is rebuilt from the refresh cache instead. All
+//! memory is allocated once in `new`; `reset`, `push`, `pop` and `evaluate` never allocate.
+
+use super::features::{FeatureChanges, NnueGame, MAX_ACTIVE, MAX_CHANGED};
+use super::format::NetFormatError;
+use super::network::Network;
+use super::refresh_cache::{apply_changes, RefreshCache};
+use super::simd::{self, SimdLevel};
+use crate::eval::Evaluator;
+use crate::game::Side;
+use std::sync::Arc;
+
+/// Plies the accumulator stack holds above the root (the search's ply limit plus a margin).
+/// Deeper pushes are still handled, by evaluating from the refresh cache.
+pub const STACK_PLIES: usize = 256 + 32;
+
+/// Evaluations are clamped to ±`EVAL_LIMIT` centipawns (well inside the search's mate scores).
+pub const EVAL_LIMIT: i32 = 15_000;
+
+/// What `push` recorded about one node.
+#[derive(Clone, Copy, Debug, Default)]
+struct Node<D: Copy + Default> {
+    delta: D,
+    king_keys: [u8; 2],
+    computed: [bool; 2],
+    hash: u64,
+}
+
+/// The incremental NNUE evaluator. Cloning copies the stack (once per search thread); the net is
+/// shared.
+#[derive(Clone, Debug)]
+pub struct NnueEval<G: NnueGame> {
+    net: Arc<Network>,
+    level: SimdLevel,
+    l1: usize,
+    /// `[STACK_PLIES + 1][2][l1]`: node, perspective, values.
+    accumulators: Vec<i16>,
+    nodes: Vec<Node<G::Delta>>,
+    /// Index of the current node.
+    depth: usize,
+    /// Pushes beyond the stack's capacity not yet popped.
+    overflow: usize,
+    cache: RefreshCache<G>,
+    /// Accumulators of a node beyond the stack (`[2][l1]`).
+    spill: Vec<i16>,
+}
+
+impl<G: NnueGame> NnueEval<G> {
+    /// An evaluator for `net`, which must have this game's architecture.
+    pub fn new(net: Arc<Network>) -> Result<Self, NetFormatError> {
+        if *net.arch() != G::ARCH {
+            return Err(NetFormatError::WrongArchitecture {
+                game: G::ARCH.game_name(),
+                detail: format!("net: {}; evaluator: {}", net.arch(), G::ARCH),
+            });
+        }
+        let l1 = G::ARCH.l1;
+        Ok(Self {
+            level: SimdLevel::detected(),
+            l1,
+            accumulators: vec![0; (STACK_PLIES + 1) * 2 * l1],
+            nodes: vec![Node::default(); STACK_PLIES + 1],
+            depth: 0,
+            overflow: 0,
+            cache: RefreshCache::new(&net),
+            spill: vec![0; 2 * l1],
+            net,
+        })
+    }
+
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    pub fn simd_level(&self) -> SimdLevel {
+        self.level
+    }
+
+    /// Overrides the kernel level (tests compare levels); levels the CPU lacks fall back.
+    pub fn set_simd_level(&mut self, level: SimdLevel) {
+        self.level = level.min(SimdLevel::detected());
+    }
+
+    /// Start of the accumulator of (`node`, `perspective`).
+    #[inline(always)]
+    fn offset(&self, node: usize, perspective: usize) -> usize {
+        (node * 2 + perspective) * self.l1
+    }
+
+    /// Makes the current node's accumulator of `perspective` valid.
+    fn materialise(&mut self, pos: &G, perspective: Side) {
+        let p = perspective.index();
+        let cur = self.depth;
+        if self.nodes[cur].computed[p] {
+            return;
+        }
+        // Walk back to the nearest computed ancestor, unless a king-key change (or the root)
+        // comes first: then the current node is rebuilt from the refresh cache.
+        let mut i = cur;
+        loop {
+            if i == 0 || self.nodes[i].king_keys[p] != self.nodes[i - 1].king_keys[p] {
+                let start = self.offset(cur, p);
+                let dst = &mut self.accumulators[start..start + self.l1];
+                let key = self
+                    .cache
+                    .refresh(&self.net, self.level, pos, perspective, dst);
+                self.nodes[cur].king_keys[p] = key as u8;
+                self.nodes[cur].computed[p] = true;
+                return;
+            }
+            i -= 1;
+            if self.nodes[i].computed[p] {
+                break;
+            }
+        }
+        let mut changes = FeatureChanges::<MAX_CHANGED>::default();
+        for j in i + 1..=cur {
+            let node = &self.nodes[j];
+            G::changed_features(
+                &node.delta,
+                perspective,
+                node.king_keys[p] as usize,
+                &mut changes,
+            );
+            let (parent_at, child_at) = (self.offset(j - 1, p), self.offset(j, p));
+            let (before, after) = self.accumulators.split_at_mut(child_at);
+            let src = &before[parent_at..parent_at + self.l1];
+            let dst = &mut after[..self.l1];
+            apply_changes(
+                &self.net,
+                self.level,
+                dst,
+                src,
+                changes.added.as_slice(),
+                changes.removed.as_slice(),
+            );
+            self.nodes[j].computed[p] = true;
+        }
+    }
+
+    /// Materialises both accumulators of the current node (beyond the stack: into the spill
+    /// buffer) and returns them, First's perspective first.
+    fn current(&mut self, pos: &G) -> (&[i16], &[i16]) {
+        if self.overflow > 0 {
+            let (first, second) = self.spill.split_at_mut(self.l1);
+            self.cache
+                .refresh(&self.net, self.level, pos, Side::First, first);
+            self.cache
+                .refresh(&self.net, self.level, pos, Side::Second, second);
+            return self.spill.split_at(self.l1);
+        }
+        self.materialise(pos, Side::First);
+        self.materialise(pos, Side::Second);
+        let at = self.offset(self.depth, 0);
+        self.accumulators[at..at + 2 * self.l1].split_at(self.l1)
+    }
+
+    /// The current node's accumulators (First's perspective, Second's), materialised for `pos`,
+    /// which must be the position last pushed (or the root). For tests and diagnostics.
+    pub fn accumulators(&mut self, pos: &G) -> (Vec<i16>, Vec<i16>) {
+        let (first, second) = self.current(pos);
+        (first.to_vec(), second.to_vec())
+    }
+}
+
+impl<G: NnueGame> Evaluator<G> for NnueEval<G> {
+    fn reset(&mut self, root: &G) {
+        self.depth = 0;
+        self.overflow = 0;
+        self.nodes[0] = Node {
+            delta: G::Delta::default(),
+            king_keys: [
+                root.king_key(Side::First) as u8,
+                root.king_key(Side::Second) as u8,
+            ],
+            computed: [false; 2],
+            hash: root.hash(),
+        };
+    }
+
+    fn push(&mut self, child: &G) {
+        if self.overflow > 0 || self.depth == STACK_PLIES {
+            self.overflow += 1;
+            return;
+        }
+        self.depth += 1;
+        self.nodes[self.depth] = Node {
+            delta: *child.delta(),
+            king_keys: [
+                child.king_key(Side::First) as u8,
+                child.king_key(Side::Second) as u8,
+            ],
+            computed: [false; 2],
+            hash: child.hash(),
+        };
+    }
+
+    fn pop(&mut self) {
+        if self.overflow > 0 {
+            self.overflow -= 1;
+        } else {
+            self.depth = self.depth.saturating_sub(1);
+        }
+    }
+
+    fn evaluate(&mut self, pos: &G) -> i32 {
+        debug_assert!(
+            self.overflow > 0 || self.nodes[self.depth].hash == pos.hash(),
+            "evaluate() on a position other than the last pushed one"
+        );
+        self.current(pos);
+        let pair = if self.overflow > 0 {
+            &self.spill[..]
+        } else {
+            let at = self.offset(self.depth, 0);
+            &self.accumulators[at..at + 2 * self.l1]
+        };
+        let (first, second) = pair.split_at(self.l1);
+        let (us, them) = match pos.side_to_move() {
+            Side::First => (first, second),
+            Side::Second => (second, first),
+        };
+        let bucket = pos.output_bucket().min(G::ARCH.output_buckets - 1);
+        self.net
+            .output(self.level, us, them, bucket)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+}
+
+/// Evaluates `pos` from scratch: both accumulators summed from the active features, no cache, no
+/// deltas. The reference the incremental evaluator is tested against, and the "full refresh"
+/// of the benchmarks. Allocates its two accumulators.
+pub fn evaluate_from_scratch<G: NnueGame>(net: &Network, level: SimdLevel, pos: &G) -> i32 {
+    let l1 = net.arch().l1;
+    let mut acc = vec![0i16; 2 * l1];
+    let mut features = [0u32; MAX_ACTIVE];
+    for (perspective, dst) in [Side::First, Side::Second]
+        .into_iter()
+        .zip(acc.chunks_exact_mut(l1))
+    {
+        let n = pos.active_features(perspective, &mut features);
+        apply_changes(net, level, dst, net.ft_bias(), &features[..n], &[]);
+    }
+    let (first, second) = acc.split_at(l1);
+    let (us, them) = match pos.side_to_move() {
+        Side::First => (first, second),
+        Side::Second => (second, first),
+    };
+    let bucket = pos.output_bucket().min(net.arch().output_buckets - 1);
+    net.output(level, us, them, bucket)
+        .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// The accumulator of `perspective` in `pos` summed in plain scalar code straight from the
+/// weight rows (an independent reference for tests).
+pub fn accumulator_reference<G: NnueGame>(net: &Network, pos: &G, perspective: Side) -> Vec<i16> {
+    let mut acc = net.ft_bias().to_vec();
+    let mut features = [0u32; MAX_ACTIVE];
+    let n = pos.active_features(perspective, &mut features);
+    for &f in &features[..n] {
+        simd::update_in_place_scalar(&mut acc, &[net.ft_row(f as usize)], &[]);
+    }
+    acc
+}

@@ -1,0 +1,107 @@
+//! `GameEval<G>`: the evaluator the protocols hand to the search — the game's classical evaluator
+//! or its NNUE evaluator — switched when `EvalFile` loads a net (a failed load keeps the previous
+//! one).
+
+use super::evaluator::NnueEval;
+use super::features::NnueGame;
+use super::network::{NetLoadError, Network};
+use super::{default_network, NetFormatError};
+use crate::eval::Evaluator;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Classical or NNUE evaluation of one game.
+#[derive(Clone, Debug)]
+pub enum GameEval<G: NnueGame> {
+    Classical(G::Classical),
+    Nnue(Box<NnueEval<G>>),
+}
+
+impl<G: NnueGame> Default for GameEval<G> {
+    /// The embedded default net when the binary has one, else the classical evaluator.
+    fn default() -> Self {
+        default_network(&G::ARCH)
+            .and_then(|net| NnueEval::new(net).ok())
+            .map(|eval| GameEval::Nnue(Box::new(eval)))
+            .unwrap_or_else(|| GameEval::Classical(G::Classical::default()))
+    }
+}
+
+impl<G: NnueGame> GameEval<G> {
+    /// The classical evaluator.
+    pub fn classical() -> Self {
+        GameEval::Classical(G::Classical::default())
+    }
+
+    /// NNUE evaluation with `net` (which must have this game's architecture).
+    pub fn with_network(net: Arc<Network>) -> Result<Self, NetFormatError> {
+        Ok(GameEval::Nnue(Box::new(NnueEval::new(net)?)))
+    }
+
+    /// Loads the net file at `path` (`EvalFile`) and switches to it. On error nothing changes:
+    /// the previous evaluator stays, and the error names the file and the problem.
+    pub fn load_net(&mut self, path: &Path) -> Result<(), NetLoadError> {
+        let net = Network::load(path, &G::ARCH)?;
+        *self = Self::with_network(Arc::new(net))?;
+        Ok(())
+    }
+
+    /// The loaded net, if NNUE is in use.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        match self {
+            GameEval::Classical(_) => None,
+            GameEval::Nnue(eval) => Some(eval.network()),
+        }
+    }
+
+    /// One line for `info string` / diagnostics: which evaluation is in use.
+    pub fn describe(&self) -> String {
+        match self {
+            GameEval::Classical(_) => format!("classical {} evaluation", G::NAME),
+            GameEval::Nnue(eval) => {
+                let net = eval.network();
+                format!(
+                    "NNUE {} net '{}' from {} ({:?})",
+                    G::NAME,
+                    net.header().name,
+                    net.source(),
+                    eval.simd_level()
+                )
+            }
+        }
+    }
+}
+
+impl<G: NnueGame> Evaluator<G> for GameEval<G> {
+    #[inline]
+    fn reset(&mut self, root: &G) {
+        match self {
+            GameEval::Classical(e) => e.reset(root),
+            GameEval::Nnue(e) => e.reset(root),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, child: &G) {
+        match self {
+            GameEval::Classical(e) => e.push(child),
+            GameEval::Nnue(e) => e.push(child),
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        match self {
+            GameEval::Classical(e) => e.pop(),
+            GameEval::Nnue(e) => e.pop(),
+        }
+    }
+
+    #[inline]
+    fn evaluate(&mut self, pos: &G) -> i32 {
+        match self {
+            GameEval::Classical(e) => e.evaluate(pos),
+            GameEval::Nnue(e) => e.evaluate(pos),
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! The refresh cache ("Finny table"): per perspective and king key, an accumulator together with
+//! the piece snapshot it was computed for. Rebuilding a perspective after its king key changed
+//! costs only the difference between that snapshot and the current pieces, not a full refresh.
+
+use super::features::{FeatureChanges, NnueGame, MAX_ACTIVE};
+use super::network::Network;
+use super::simd::{self, SimdLevel};
+use crate::game::Side;
+
+/// Rows combined per kernel call.
+const ROWS_PER_PASS: usize = 8;
+
+/// Fills `rows` with the weight rows of pass `pass` over `features`; returns how many.
+fn rows_of_pass<'n>(
+    net: &'n Network,
+    features: &[u32],
+    pass: usize,
+    rows: &mut [&'n [i16]; ROWS_PER_PASS],
+) -> usize {
+    let start = (pass * ROWS_PER_PASS).min(features.len());
+    let end = (start + ROWS_PER_PASS).min(features.len());
+    for (slot, &f) in rows.iter_mut().zip(&features[start..end]) {
+        *slot = net.ft_row(f as usize);
+    }
+    end - start
+}
+
+/// `dst = src + rows(added) − rows(removed)`, in passes of at most `ROWS_PER_PASS` added and
+/// removed rows.
+pub(crate) fn apply_changes(
+    net: &Network,
+    level: SimdLevel,
+    dst: &mut [i16],
+    src: &[i16],
+    added: &[u32],
+    removed: &[u32],
+) {
+    let mut add_rows: [&[i16]; ROWS_PER_PASS] = [&[]; ROWS_PER_PASS];
+    let mut sub_rows: [&[i16]; ROWS_PER_PASS] = [&[]; ROWS_PER_PASS];
+    let passes = added
+        .len()
+        .div_ceil(ROWS_PER_PASS)
+        .max(removed.len().div_ceil(ROWS_PER_PASS))
+        .max(1);
+    for pass in 0..passes {
+        let n_add = rows_of_pass(net, added, pass, &mut add_rows);
+        let n_sub = rows_of_pass(net, removed, pass, &mut sub_rows);
+        if pass == 0 {
+            simd::update(level, dst, src, &add_rows[..n_add], &sub_rows[..n_sub]);
+        } else {
+            // In place: add the next rows to what `dst` already holds.
+            simd::update_in_place(level, dst, &add_rows[..n_add], &sub_rows[..n_sub]);
+        }
+    }
+}
+
+/// One accumulator and snapshot per (perspective, king key).
+#[derive(Clone, Debug)]
+pub(crate) struct RefreshCache<G: NnueGame> {
+    l1: usize,
+    accumulators: Vec<i16>,
+    snapshots: Vec<G::Snapshot>,
+    changes: Box<FeatureChanges<MAX_ACTIVE>>,
+}
+
+impl<G: NnueGame> RefreshCache<G> {
+    /// Every entry starts as the empty board (the bias alone).
+    pub(crate) fn new(net: &Network) -> Self {
+        let l1 = net.arch().l1;
+        let entries = 2 * G::KING_KEYS;
+        let mut accumulators = Vec::with_capacity(entries * l1);
+        for _ in 0..entries {
+            accumulators.extend_from_slice(net.ft_bias());
+        }
+        Self {
+            l1,
+            accumulators,
+            snapshots: vec![G::Snapshot::default(); entries],
+            changes: Box::default(),
+        }
+    }
+
+    /// Writes the accumulator of `perspective` in `pos` into `dst`, bringing the cache entry of
+    /// its king key up to date on the way. Returns the king key.
+    pub(crate) fn refresh(
+        &mut self,
+        net: &Network,
+        level: SimdLevel,
+        pos: &G,
+        perspective: Side,
+        dst: &mut [i16],
+    ) -> usize {
+        let key = pos.king_key(perspective);
+        let slot = perspective.index() * G::KING_KEYS + key;
+        let snapshot = pos.snapshot();
+        G::snapshot_changes(
+            &self.snapshots[slot],
+            &snapshot,
+            perspective,
+            key,
+            &mut self.changes,
+        );
+        let entry = &mut self.accumulators[slot * self.l1..(slot + 1) * self.l1];
+        apply_changes(
+            net,
+            level,
+            dst,
+            entry,
+            self.changes.added.as_slice(),
+            self.changes.removed.as_slice(),
+        );
+        entry.copy_from_slice(dst);
+        self.snapshots[slot] = snapshot;
+        key
+    }
+}

@@ -1,0 +1,329 @@
+//! Shogi feature indexing (`FEATURES_SHOGI_PSQ_HAND_KB`), the one definition the engine, datagen
+//! and the tuner share.
+//!
+//! Per perspective (the side whose accumulator it is), within one king bucket of
+//! `INPUTS = 2 × 14 × 81 + 2 × 38` features:
+//! - board features `colour * 1134 + kind * 81 + square`, colour 0 for the perspective's own
+//!   pieces, kind as `shogi::PieceKind` (14 kinds, promoted ones included), the square rotated
+//!   180° for White/gote so every perspective sees its own camp on ranks g–i;
+//! - hand features `2268 + colour * 38 + HAND_OFFSET[kind] + (k − 1)`, one per `count ≥ k`
+//!   for `k = 1..=min(count, SHOGI_HAND_MAX[kind])` (kinds in hand order pawn, lance, knight,
+//!   silver, bishop, rook, gold), so a capture or a drop changes exactly one hand feature;
+//! - king bucket from the perspective's (rotated) king square: inside its own camp (the three
+//!   ranks nearest it) by file group, 0 = files 1–3, 1 = files 4–6, 2 = files 7–9 (from that
+//!   side's view: furibisha castles, central king, ibisha castles), and 3 = the king has left its
+//!   camp (entering-king play, a king chased up the board). No mirroring (shogi openings are not
+//!   left-right symmetric). The king key is the bucket.
+//!
+//! Output bucket: the number of pieces in both hands, a measure of how far the game has gone
+//! (0: the opening, before the first exchange), mapped 0 → 0, 1 → 1, 2 → 2, 3–4 → 3, 5–6 → 4,
+//! 7–9 → 5, 10–13 → 6, 14 and more → 7.
+
+use super::arch::{SHOGI, SHOGI_BOARD_KINDS, SHOGI_HAND_FEATURES, SHOGI_HAND_MAX};
+use super::features::{FeatureChanges, NnueGame, MAX_ACTIVE, MAX_CHANGED};
+use crate::game::Side;
+use crate::shogi::{ClassicalEval, Piece, PieceKind, Position, ShogiDelta, Square};
+
+/// Board squares.
+const SQUARES: usize = 81;
+/// Board features per colour.
+const BOARD_PER_COLOUR: usize = SHOGI_BOARD_KINDS * SQUARES;
+/// First hand feature within a bucket.
+const HAND_BASE: usize = 2 * BOARD_PER_COLOUR;
+/// Features per king bucket.
+pub const INPUTS: usize = HAND_BASE + 2 * SHOGI_HAND_FEATURES;
+/// King buckets (= king keys).
+pub const KING_BUCKETS: usize = 4;
+/// Output buckets.
+pub const OUTPUT_BUCKETS: usize = 8;
+
+const _: () = assert!(SHOGI.inputs == INPUTS && SHOGI.king_buckets == KING_BUCKETS);
+const _: () = assert!(SHOGI.output_buckets == OUTPUT_BUCKETS);
+
+/// Offset of each hand kind's features within one colour's hand block.
+pub const HAND_OFFSET: [usize; 7] = {
+    let mut offsets = [0; 7];
+    let mut i = 1;
+    while i < 7 {
+        offsets[i] = offsets[i - 1] + SHOGI_HAND_MAX[i - 1];
+        i += 1;
+    }
+    offsets
+};
+
+/// Hand totals (0..=40) to output buckets.
+const HAND_TOTAL_BUCKET: [u8; 41] = {
+    let mut table = [7u8; 41];
+    let mut n = 0;
+    while n < 41 {
+        table[n] = match n {
+            0 => 0,
+            1 => 1,
+            2 => 2,
+            3 | 4 => 3,
+            5 | 6 => 4,
+            7..=9 => 5,
+            10..=13 => 6,
+            _ => 7,
+        };
+        n += 1;
+    }
+    table
+};
+
+/// A square as `perspective` sees it (rotated 180° for White).
+#[inline(always)]
+const fn relative(perspective: Side, sq: Square) -> usize {
+    match perspective {
+        Side::First => sq,
+        Side::Second => SQUARES - 1 - sq,
+    }
+}
+
+/// The king bucket of `perspective` whose king stands on `king_sq`.
+#[inline]
+pub const fn king_bucket_for(perspective: Side, king_sq: Square) -> usize {
+    let rel = relative(perspective, king_sq);
+    let (file, rank) = (rel / 9, rel % 9);
+    if rank >= 6 {
+        file / 3
+    } else {
+        3
+    }
+}
+
+/// The king bucket (= king key) of `perspective` in `pos`.
+#[inline]
+pub fn king_bucket(pos: &Position, perspective: Side) -> usize {
+    king_bucket_for(perspective, pos.king_square(perspective))
+}
+
+/// The feature of `piece` on `sq` for `perspective` in king bucket `bucket`.
+#[inline(always)]
+pub const fn board_feature(perspective: Side, bucket: usize, piece: Piece, sq: Square) -> u32 {
+    let colour = (piece.side() as usize) ^ (perspective as usize);
+    (bucket * INPUTS
+        + colour * BOARD_PER_COLOUR
+        + piece.kind() as usize * SQUARES
+        + relative(perspective, sq)) as u32
+}
+
+/// The feature "`owner` holds at least `k` (≥ 1) pieces of hand kind `kind`" for `perspective`
+/// in king bucket `bucket`; `None` beyond the kind's maximum.
+#[inline(always)]
+pub const fn hand_feature(
+    perspective: Side,
+    bucket: usize,
+    owner: Side,
+    kind: PieceKind,
+    k: usize,
+) -> Option<u32> {
+    let kind = kind as usize;
+    if kind >= 7 || k == 0 || k > SHOGI_HAND_MAX[kind] {
+        return None;
+    }
+    let colour = (owner as usize) ^ (perspective as usize);
+    Some(
+        (bucket * INPUTS + HAND_BASE + colour * SHOGI_HAND_FEATURES + HAND_OFFSET[kind] + k - 1)
+            as u32,
+    )
+}
+
+/// Writes the active features of `perspective` into `out` and returns their number.
+pub fn active_features(pos: &Position, perspective: Side, out: &mut [u32; MAX_ACTIVE]) -> usize {
+    let bucket = king_bucket(pos, perspective);
+    let mut n = 0;
+    for sq in pos.occupied() {
+        if n < MAX_ACTIVE {
+            out[n] = board_feature(perspective, bucket, pos.piece_on(sq), sq);
+            n += 1;
+        }
+    }
+    for owner in [Side::First, Side::Second] {
+        let hand = pos.hand(owner);
+        for kind in PieceKind::HAND {
+            for k in 1..=hand.count(kind) as usize {
+                match hand_feature(perspective, bucket, owner, kind, k) {
+                    Some(f) if n < MAX_ACTIVE => {
+                        out[n] = f;
+                        n += 1;
+                    }
+                    _ => break,
+                }
+            }
+        }
+    }
+    n
+}
+
+/// The features the move recorded in `delta` changed for `perspective` (king bucket unchanged).
+pub fn changed_features(
+    delta: &ShogiDelta,
+    perspective: Side,
+    bucket: usize,
+    changes: &mut FeatureChanges<MAX_CHANGED>,
+) {
+    changes.clear();
+    for p in delta.removed() {
+        let sq = p.square as Square;
+        changes
+            .removed
+            .push(board_feature(perspective, bucket, p.piece, sq));
+    }
+    if let Some(p) = delta.added {
+        let sq = p.square as Square;
+        changes
+            .added
+            .push(board_feature(perspective, bucket, p.piece, sq));
+    }
+    if let Some(h) = delta.hand {
+        let (old, new) = (h.old as usize, h.new as usize);
+        if new > old {
+            for k in old + 1..=new {
+                if let Some(f) = hand_feature(perspective, bucket, h.side, h.kind, k) {
+                    changes.added.push(f);
+                }
+            }
+        } else {
+            for k in new + 1..=old {
+                if let Some(f) = hand_feature(perspective, bucket, h.side, h.kind, k) {
+                    changes.removed.push(f);
+                }
+            }
+        }
+    }
+}
+
+/// The output bucket of `pos`, from the number of pieces in both hands.
+#[inline]
+pub fn output_bucket(pos: &Position) -> usize {
+    let total = pos.hand(Side::First).total() + pos.hand(Side::Second).total();
+    HAND_TOTAL_BUCKET[(total as usize).min(40)] as usize
+}
+
+/// The pieces of a shogi position: one bitboard per (owner, kind) and both hands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShogiSnapshot {
+    pub board: [[u128; SHOGI_BOARD_KINDS]; 2],
+    pub hands: [[u8; 7]; 2],
+}
+
+impl NnueGame for Position {
+    const ARCH: super::Architecture = SHOGI;
+    const KING_KEYS: usize = KING_BUCKETS;
+    type Snapshot = ShogiSnapshot;
+    type Classical = ClassicalEval;
+
+    #[inline]
+    fn king_key(&self, perspective: Side) -> usize {
+        king_bucket(self, perspective)
+    }
+
+    fn active_features(&self, perspective: Side, out: &mut [u32; MAX_ACTIVE]) -> usize {
+        active_features(self, perspective, out)
+    }
+
+    #[inline]
+    fn changed_features(
+        delta: &ShogiDelta,
+        perspective: Side,
+        king_key: usize,
+        changes: &mut FeatureChanges<MAX_CHANGED>,
+    ) {
+        changed_features(delta, perspective, king_key, changes)
+    }
+
+    fn snapshot(&self) -> ShogiSnapshot {
+        let mut s = ShogiSnapshot::default();
+        for owner in [Side::First, Side::Second] {
+            for kind in PieceKind::ALL {
+                s.board[owner.index()][kind.index()] = self.pieces(owner, kind).0;
+            }
+            s.hands[owner.index()] = self.hand(owner).0;
+        }
+        s
+    }
+
+    fn snapshot_changes(
+        old: &ShogiSnapshot,
+        new: &ShogiSnapshot,
+        perspective: Side,
+        bucket: usize,
+        changes: &mut FeatureChanges<MAX_ACTIVE>,
+    ) {
+        changes.clear();
+        for owner in [Side::First, Side::Second] {
+            let o = owner.index();
+            for kind in PieceKind::ALL {
+                let piece = Piece::new(owner, kind);
+                let (was, is) = (old.board[o][kind.index()], new.board[o][kind.index()]);
+                for sq in crate::shogi::Bitboard(was & !is) {
+                    changes
+                        .removed
+                        .push(board_feature(perspective, bucket, piece, sq));
+                }
+                for sq in crate::shogi::Bitboard(is & !was) {
+                    changes
+                        .added
+                        .push(board_feature(perspective, bucket, piece, sq));
+                }
+            }
+            for kind in PieceKind::HAND {
+                let (was, is) = (
+                    old.hands[o][kind.index()] as usize,
+                    new.hands[o][kind.index()] as usize,
+                );
+                for k in is + 1..=was {
+                    if let Some(f) = hand_feature(perspective, bucket, owner, kind, k) {
+                        changes.removed.push(f);
+                    }
+                }
+                for k in was + 1..=is {
+                    if let Some(f) = hand_feature(perspective, bucket, owner, kind, k) {
+                        changes.added.push(f);
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn output_bucket(&self) -> usize {
+        output_bucket(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    #[test]
+    fn hand_features_fill_their_block_exactly() {
+        let mut seen = vec![false; 2 * SHOGI_HAND_FEATURES];
+        for owner in [Side::First, Side::Second] {
+            for kind in PieceKind::HAND {
+                for k in 1..=SHOGI_HAND_MAX[kind.index()] {
+                    let f = hand_feature(Side::First, 0, owner, kind, k).unwrap() as usize;
+                    assert!(!std::mem::replace(&mut seen[f - HAND_BASE], true));
+                }
+                let beyond = SHOGI_HAND_MAX[kind.index()] + 1;
+                assert_eq!(hand_feature(Side::First, 0, owner, kind, beyond), None);
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn startpos_kings_are_central_in_their_camps_for_both_sides() {
+        let pos = Position::startpos();
+        assert_eq!(king_bucket(&pos, Side::First), 1);
+        assert_eq!(king_bucket(&pos, Side::Second), 1);
+        assert_eq!(output_bucket(&pos), 0);
+        // 9i (file 9 = index 8, rank i = index 8) is Black's left corner: bucket 2; for White,
+        // its 1a corner (the same corner rotated) is bucket 2 too.
+        assert_eq!(king_bucket_for(Side::First, 8 * 9 + 8), 2);
+        assert_eq!(king_bucket_for(Side::Second, 0), 2);
+        assert_eq!(king_bucket_for(Side::First, 4 * 9 + 4), 3);
+    }
+}

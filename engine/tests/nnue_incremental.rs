@@ -1,0 +1,272 @@
+//! The incremental NNUE evaluator equals a full refresh at every node of long random playouts in
+//! both games, at every SIMD level the CPU has: the accumulators of both perspectives equal the
+//! plain scalar sum of the active features' rows, and the evaluation equals the scalar
+//! from-scratch evaluation. The playouts branch like a search (children pushed, evaluated or
+//! not, popped; null moves) and are checked to contain captures, promotions, castling, en
+//! passant, drops and king moves across buckets and the mirror line. Pushes beyond the stack's
+//! capacity still evaluate correctly.
+
+mod nnue_support;
+
+use nnue_support::*;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use sente::eval::Evaluator;
+use sente::game::{Game, Side};
+use sente::nnue::evaluator::STACK_PLIES;
+use sente::nnue::{Network, NnueEval, NnueGame, SimdLevel};
+use std::sync::Arc;
+
+/// What a playout exercised.
+#[derive(Debug, Default)]
+struct Coverage {
+    checks: usize,
+    king_key_changes: usize,
+    kinds: [usize; 8],
+}
+
+/// Plays random games from `starts`, mirroring every move into the evaluator and checking it
+/// against the references at random nodes (so the lazy materialisation bridges several deltas),
+/// with side branches pushed and popped as a search would. `classify` labels each move.
+fn run_playouts<G: NnueGame>(
+    net: &Arc<Network>,
+    level: SimdLevel,
+    starts: &[&str],
+    games_per_start: usize,
+    max_plies: usize,
+    seed: u64,
+    classify: impl Fn(&G, G::Move, &mut [usize; 8]),
+) -> Coverage {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut eval = NnueEval::<G>::new(Arc::clone(net)).expect("net of the game's architecture");
+    eval.set_simd_level(level);
+    let mut coverage = Coverage::default();
+    for text in starts {
+        for _ in 0..games_per_start {
+            let root = G::from_text(text).expect("start position");
+            eval.reset(&root);
+            let mut line = vec![root.clone()];
+            let mut pos = root;
+            for _ in 0..max_plies {
+                if rng.next_u32() % 3 == 0 {
+                    check_against_reference(&mut eval, net, &pos);
+                    coverage.checks += 1;
+                }
+                let moves = legal(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                // Side branches: a couple of children, evaluated or not, then popped.
+                for _ in 0..(rng.next_u32() % 3) {
+                    let m = moves[rng.next_u32() as usize % moves.len()];
+                    let mut child = pos.clone();
+                    child.make_move(m);
+                    eval.push(&child);
+                    if rng.next_u32() % 2 == 0 {
+                        check_against_reference(&mut eval, net, &child);
+                        coverage.checks += 1;
+                    }
+                    eval.pop();
+                }
+                if !pos.in_check() && rng.next_u32() % 8 == 0 {
+                    let mut null = pos.clone();
+                    null.make_null_move();
+                    eval.push(&null);
+                    check_against_reference(&mut eval, net, &null);
+                    coverage.checks += 1;
+                    eval.pop();
+                }
+                // A third of the moves are captures or promotions when there are any, so
+                // material comes off and promotions and en passant happen.
+                let noisy: Vec<G::Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| !pos.is_quiet(m))
+                    .collect();
+                let m = if !noisy.is_empty() && rng.next_u32() % 3 == 0 {
+                    noisy[rng.next_u32() as usize % noisy.len()]
+                } else {
+                    moves[rng.next_u32() as usize % moves.len()]
+                };
+                classify(&pos, m, &mut coverage.kinds);
+                let mut child = pos.clone();
+                child.make_move(m);
+                for side in [Side::First, Side::Second] {
+                    if child.king_key(side) != pos.king_key(side) {
+                        coverage.king_key_changes += 1;
+                    }
+                }
+                eval.push(&child);
+                line.push(child.clone());
+                pos = child;
+            }
+            // Unwind to the root, checking some ancestors on the way (their accumulators may
+            // be stale relative to deeper, already computed nodes).
+            while line.len() > 1 {
+                line.pop();
+                eval.pop();
+                if rng.next_u32() % 4 == 0 {
+                    check_against_reference(&mut eval, net, line.last().unwrap());
+                    coverage.checks += 1;
+                }
+            }
+        }
+    }
+    coverage
+}
+
+const CASTLE: usize = 0;
+const EN_PASSANT: usize = 1;
+const PROMOTION: usize = 2;
+const CAPTURE: usize = 3;
+const DROP: usize = 4;
+const MIRROR_CHANGE: usize = 5;
+
+fn classify_chess(pos: &sente::chess::Position, m: sente::chess::Move, kinds: &mut [usize; 8]) {
+    if m.is_castle() {
+        kinds[CASTLE] += 1;
+    }
+    if m.is_en_passant() {
+        kinds[EN_PASSANT] += 1;
+    }
+    if m.is_promotion() {
+        kinds[PROMOTION] += 1;
+    }
+    if !pos.is_quiet(m) && !m.is_promotion() {
+        kinds[CAPTURE] += 1;
+    }
+    let mut child = *pos;
+    child.make_move(m);
+    for side in [Side::First, Side::Second] {
+        if child.king_key(side) / 4 != pos.king_key(side) / 4 {
+            kinds[MIRROR_CHANGE] += 1;
+        }
+    }
+}
+
+fn classify_shogi(pos: &sente::shogi::Position, m: sente::shogi::Move, kinds: &mut [usize; 8]) {
+    if m.is_drop() {
+        kinds[DROP] += 1;
+    } else if pos.piece_on(m.to()).is_some() {
+        kinds[CAPTURE] += 1;
+    }
+    if m.is_promotion() {
+        kinds[PROMOTION] += 1;
+    }
+}
+
+fn chess_at(level: SimdLevel, seed: u64) -> Coverage {
+    let net = chess_net();
+    run_playouts::<sente::chess::Position>(&net, level, CHESS_STARTS, 6, 200, seed, classify_chess)
+}
+
+fn shogi_at(level: SimdLevel, seed: u64) -> Coverage {
+    let net = shogi_net();
+    run_playouts::<sente::shogi::Position>(&net, level, SHOGI_STARTS, 8, 200, seed, classify_shogi)
+}
+
+#[test]
+fn chess_incremental_equals_full_refresh_at_every_level() {
+    for level in SimdLevel::available() {
+        let c = chess_at(level, 11);
+        println!("chess {level:?}: {c:?}");
+        assert!(c.checks > 3000, "{c:?}");
+        assert!(c.king_key_changes > 50, "{c:?}");
+        for kind in [CASTLE, EN_PASSANT, PROMOTION, CAPTURE, MIRROR_CHANGE] {
+            assert!(c.kinds[kind] > 0, "move kind {kind} never played: {c:?}");
+        }
+    }
+}
+
+#[test]
+fn shogi_incremental_equals_full_refresh_at_every_level() {
+    for level in SimdLevel::available() {
+        let c = shogi_at(level, 12);
+        println!("shogi {level:?}: {c:?}");
+        assert!(c.checks > 2000, "{c:?}");
+        assert!(c.king_key_changes > 50, "{c:?}");
+        for kind in [PROMOTION, CAPTURE, DROP] {
+            assert!(c.kinds[kind] > 0, "move kind {kind} never played: {c:?}");
+        }
+    }
+}
+
+#[test]
+fn every_simd_level_gives_the_scalar_evaluation_on_real_positions() {
+    let chess = chess_net();
+    let shogi = shogi_net();
+    let mut evals: Vec<(
+        NnueEval<sente::chess::Position>,
+        NnueEval<sente::shogi::Position>,
+    )> = SimdLevel::available()
+        .into_iter()
+        .map(|level| {
+            let mut c = NnueEval::new(Arc::clone(&chess)).unwrap();
+            let mut s = NnueEval::new(Arc::clone(&shogi)).unwrap();
+            c.set_simd_level(level);
+            s.set_simd_level(level);
+            (c, s)
+        })
+        .collect();
+    for text in CHESS_STARTS {
+        let pos = sente::chess::Position::from_text(text).unwrap();
+        for child in legal(&pos).into_iter().map(|m| {
+            let mut c = pos;
+            c.make_move(m);
+            c
+        }) {
+            let mut scores = Vec::new();
+            for (eval, _) in &mut evals {
+                eval.reset(&child);
+                scores.push(eval.evaluate(&child));
+            }
+            assert!(scores.windows(2).all(|w| w[0] == w[1]), "{scores:?}");
+        }
+    }
+    for text in SHOGI_STARTS {
+        let pos = sente::shogi::Position::from_text(text).unwrap();
+        let mut scores = Vec::new();
+        for (_, eval) in &mut evals {
+            eval.reset(&pos);
+            scores.push(eval.evaluate(&pos));
+        }
+        assert!(scores.windows(2).all(|w| w[0] == w[1]), "{scores:?}");
+    }
+}
+
+#[test]
+fn pushes_beyond_the_stack_still_evaluate_correctly() {
+    let net = chess_net();
+    let mut eval = NnueEval::<sente::chess::Position>::new(Arc::clone(&net)).unwrap();
+    let root = sente::chess::Position::startpos();
+    eval.reset(&root);
+    // Knights shuffle out and back: a game as long as wanted without captures.
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let mut line = vec![root];
+    for i in 0..STACK_PLIES + 40 {
+        let mut next = *line.last().unwrap();
+        let m = next.parse_move(shuffle[i % 4]).unwrap();
+        next.make_move(m);
+        eval.push(&next);
+        if i % 7 == 0 || i >= STACK_PLIES - 2 {
+            check_against_reference(&mut eval, &net, &next);
+        }
+        line.push(next);
+    }
+    while line.len() > 1 {
+        line.pop();
+        eval.pop();
+        if line.len() % 5 == 0 || line.len() >= STACK_PLIES - 2 {
+            check_against_reference(&mut eval, &net, line.last().unwrap());
+        }
+    }
+    // Unbalanced pops never panic; the root still evaluates.
+    eval.pop();
+    check_against_reference(&mut eval, &net, &line[0]);
+}
+
+#[test]
+fn a_net_of_the_other_game_is_refused() {
+    let err = NnueEval::<sente::chess::Position>::new(shogi_net()).unwrap_err();
+    assert!(err.to_string().contains("chess"), "{err}");
+}
