@@ -319,7 +319,6 @@ fn setoption_forms_and_bad_values() {
         "setoption name MultiPV value 2",
         "setoption name UCI_LimitStrength value false",
         "setoption name UCI_Elo value 2000",
-        "setoption name EvalFile value /no such dir/with spaces.nnue",
         "setoption name UCI_AnalyseMode value true",
     ] {
         engine.send(good);
@@ -341,6 +340,21 @@ fn setoption_forms_and_bad_values() {
             "{bad}: {lines:?}"
         );
     }
+    // A missing net is reported at isready, the whole path (spaces included) kept.
+    engine.send("setoption name EvalFile value /no such dir/with spaces.nnue");
+    let lines = engine.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string EvalFile: ")
+            && lines[0].contains("/no such dir/with spaces.nnue"),
+        "{lines:?}"
+    );
+    engine.send("setoption name EvalFile value <empty>");
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("info string Using "),
+        "{lines:?}"
+    );
     engine.send("setoption name MultiPV value 3");
     engine.send("position startpos");
     engine.send("go depth 3");
