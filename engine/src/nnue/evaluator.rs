@@ -233,20 +233,31 @@ impl<G: NnueGame> Evaluator<G> for NnueEval<G> {
 }
 
 /// Evaluates `pos` from scratch: both accumulators summed from the active features, no cache, no
-/// deltas. The reference the incremental evaluator is tested against, and the "full refresh"
-/// of the benchmarks. Allocates its two accumulators.
+/// deltas. The reference the incremental evaluator is tested against. Allocates its two
+/// accumulators; `evaluate_from_scratch_in` reuses a buffer.
 pub fn evaluate_from_scratch<G: NnueGame>(net: &Network, level: SimdLevel, pos: &G) -> i32 {
+    evaluate_from_scratch_in(net, level, pos, &mut Vec::new())
+}
+
+/// `evaluate_from_scratch` with the accumulators in `buffer` (resized to `2 × l1` once): the
+/// "full refresh" of the benchmarks and of the tuner's checks.
+pub fn evaluate_from_scratch_in<G: NnueGame>(
+    net: &Network,
+    level: SimdLevel,
+    pos: &G,
+    buffer: &mut Vec<i16>,
+) -> i32 {
     let l1 = net.arch().l1;
-    let mut acc = vec![0i16; 2 * l1];
+    buffer.resize(2 * l1, 0);
     let mut features = [0u32; MAX_ACTIVE];
     for (perspective, dst) in [Side::First, Side::Second]
         .into_iter()
-        .zip(acc.chunks_exact_mut(l1))
+        .zip(buffer.chunks_exact_mut(l1))
     {
         let n = pos.active_features(perspective, &mut features);
         apply_changes(net, level, dst, net.ft_bias(), &features[..n], &[]);
     }
-    let (first, second) = acc.split_at(l1);
+    let (first, second) = buffer.split_at(l1);
     let (us, them) = match pos.side_to_move() {
         Side::First => (first, second),
         Side::Second => (second, first),
