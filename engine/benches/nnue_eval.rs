@@ -2,7 +2,8 @@
 //! full refreshes per second (features → both accumulators → output, nothing reused), and the
 //! cost of one incremental update + evaluate as a search pays it (push a child, evaluate, pop),
 //! at each SIMD level the CPU has; the classical evaluator for comparison.
-//! Run with `cargo bench -p sente --bench nnue_eval`.
+//! Run with `cargo bench -p sente --bench nnue_eval [-- FILTER]`; a filter keeps the lines whose
+//! label contains it (e.g. `chess`, `incremental Avx512`).
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -64,7 +65,19 @@ fn lines<G: Game>(lines: usize, seed: u64) -> Vec<(G, Vec<Step<G>>)> {
     out
 }
 
+/// Whether the measurement labelled `label` was asked for.
+fn wanted(label: &str) -> bool {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    filters.is_empty() || filters.iter().any(|f| label.contains(f.as_str()))
+}
+
 fn full_refresh<G: NnueGame>(net: &Network, level: SimdLevel, games: &[(G, Vec<Step<G>>)]) {
+    if !wanted(&format!("{} full refresh {level:?}", G::NAME)) {
+        return;
+    }
     let positions: Vec<&G> = games
         .iter()
         .flat_map(|(_, steps)| steps.iter().map(|s| &s.pos))
@@ -97,6 +110,9 @@ fn incremental<G: NnueGame, E: Evaluator<G>>(
     eval: &mut E,
     games: &[(G, Vec<Step<G>>)],
 ) {
+    if !wanted(&format!("{} {label}", G::NAME)) {
+        return;
+    }
     let rounds = 5;
     let mut evaluations = 0usize;
     let mut sum = 0i64;

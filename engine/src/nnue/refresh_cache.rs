@@ -11,6 +11,7 @@ use crate::game::Side;
 const ROWS_PER_PASS: usize = 8;
 
 /// Fills `rows` with the weight rows of pass `pass` over `features`; returns how many.
+#[inline]
 fn rows_of_pass<'n>(
     net: &'n Network,
     features: &[u32],
