@@ -143,10 +143,17 @@ impl<G: NnueGame> NnueEval<G> {
         }
     }
 
-    /// Materialises both accumulators of the current node (beyond the stack: into the spill
+    /// Whether `pos` is not the current stack node: beyond the stack, or a caller that evaluates
+    /// a position it did not push (then the refresh cache still gives the right answer).
+    #[inline]
+    fn off_stack(&self, pos: &G) -> bool {
+        self.overflow > 0 || self.nodes[self.depth].hash != pos.hash()
+    }
+
+    /// Materialises both accumulators of the current node (off the stack: into the spill
     /// buffer) and returns them, First's perspective first.
     fn current(&mut self, pos: &G) -> (&[i16], &[i16]) {
-        if self.overflow > 0 {
+        if self.off_stack(pos) {
             let (first, second) = self.spill.split_at_mut(self.l1);
             self.cache
                 .refresh(&self.net, self.level, pos, Side::First, first);
@@ -161,7 +168,7 @@ impl<G: NnueGame> NnueEval<G> {
     }
 
     /// The current node's accumulators (First's perspective, Second's), materialised for `pos`,
-    /// which must be the position last pushed (or the root). For tests and diagnostics.
+    /// normally the position last pushed (or the root). For tests and diagnostics.
     pub fn accumulators(&mut self, pos: &G) -> (Vec<i16>, Vec<i16>) {
         let (first, second) = self.current(pos);
         (first.to_vec(), second.to_vec())
@@ -209,12 +216,9 @@ impl<G: NnueGame> Evaluator<G> for NnueEval<G> {
     }
 
     fn evaluate(&mut self, pos: &G) -> i32 {
-        debug_assert!(
-            self.overflow > 0 || self.nodes[self.depth].hash == pos.hash(),
-            "evaluate() on a position other than the last pushed one"
-        );
+        let spilled = self.off_stack(pos);
         self.current(pos);
-        let pair = if self.overflow > 0 {
+        let pair = if spilled {
             &self.spill[..]
         } else {
             let at = self.offset(self.depth, 0);
