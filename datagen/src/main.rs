@@ -1,13 +1,207 @@
-//! `datagen`: see `datagen --help`. Filled in by its own issue.
+//! `datagen`: self-play training data and engine-vs-engine matches. See `datagen --help`.
 
-use clap::Parser;
+use anyhow::{bail, Result};
+use clap::{Parser, Subcommand};
+use datagen::generate::{generate, GenerateConfig};
+use datagen::inspect::{print_stats, verify_files};
+use datagen::players::DatagenGame;
+use sente::selfplay::{run_match, Adjudication, MatchConfig, PlayerConfig, Sprt};
+use std::path::PathBuf;
 
-/// Sente datagen (not yet implemented beyond this help).
 #[derive(Parser)]
-#[command(version, about)]
-struct Cli {}
+#[command(version, about = "Sente self-play data generation and matches")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-fn main() {
-    let _ = Cli::parse();
-    eprintln!("datagen: nothing to do yet; see --help");
+#[derive(Subcommand)]
+enum Command {
+    /// Generate self-play games into DIR/data.bin (resumes a killed run with the same arguments).
+    Run {
+        #[arg(long, value_parser = ["chess", "shogi"])]
+        game: String,
+        /// Stop after this many games.
+        #[arg(long)]
+        games: Option<u64>,
+        /// Stop after this many scored positions (whole chunks).
+        #[arg(long)]
+        positions: Option<u64>,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Node limit per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+        /// Evaluator: `classical` or a net file.
+        #[arg(long, default_value = "classical")]
+        net: String,
+        /// Random plies before the recorded game starts.
+        #[arg(long, default_value_t = 8)]
+        random_plies: u32,
+        /// Nodes of the search that rejects lopsided openings (0: no check).
+        #[arg(long, default_value_t = 1000)]
+        verify_nodes: u64,
+        /// Largest opening score (centipawns) the check accepts.
+        #[arg(long, default_value_t = 300)]
+        verify_margin: i32,
+        /// Chess: start from random Chess960 / double-Fischer-random positions.
+        #[arg(long)]
+        dfrc: bool,
+    },
+    /// Games, positions, results and histograms of data files.
+    Stats {
+        #[arg(long, value_parser = ["chess", "shogi"])]
+        game: String,
+        files: Vec<PathBuf>,
+    },
+    /// Check every chunk's checksum and replay every game through the rules.
+    Verify {
+        #[arg(long, value_parser = ["chess", "shogi"])]
+        game: String,
+        files: Vec<PathBuf>,
+    },
+    /// Play paired games between two evaluators and report Elo and an SPRT verdict.
+    Match {
+        #[arg(long, value_parser = ["chess", "shogi"])]
+        game: String,
+        /// First player: `classical` or a net file.
+        #[arg(long)]
+        a: String,
+        /// Second player: `classical` or a net file.
+        #[arg(long)]
+        b: String,
+        /// Game pairs (games = 2 × pairs).
+        #[arg(long, default_value_t = 100)]
+        pairs: usize,
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 8)]
+        random_plies: u32,
+        /// SPRT bounds in Elo, e.g. `0,10`; the match stops once decided.
+        #[arg(long)]
+        sprt: Option<String>,
+    },
+}
+
+fn parse_sprt(text: &str) -> Result<Sprt> {
+    let parts: Vec<f64> = text
+        .split(',')
+        .map(|p| p.trim().parse::<f64>())
+        .collect::<Result<_, _>>()?;
+    let [elo0, elo1] = parts[..] else {
+        bail!("--sprt wants ELO0,ELO1");
+    };
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha: 0.05,
+        beta: 0.05,
+    })
+}
+
+fn run_for<G: DatagenGame>(config: GenerateConfig, threads: usize, out: PathBuf) -> Result<()> {
+    let eval = G::load_eval(&config.evaluator)?;
+    generate::<G, _>(&eval, &config, threads, &out)?;
+    Ok(())
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().command {
+        Command::Run {
+            game,
+            games,
+            positions,
+            threads,
+            nodes,
+            seed,
+            out,
+            net,
+            random_plies,
+            verify_nodes,
+            verify_margin,
+            dfrc,
+        } => {
+            let config = GenerateConfig {
+                game: game.clone(),
+                games,
+                positions,
+                nodes,
+                seed,
+                random_plies,
+                verify_nodes,
+                verify_margin,
+                adjudication: Adjudication::default(),
+                evaluator: net.clone(),
+                dfrc,
+            };
+            if game == "chess" {
+                run_for::<sente::chess::Position>(config, threads, out)
+            } else {
+                if dfrc {
+                    bail!("--dfrc is for chess");
+                }
+                run_for::<sente::shogi::Position>(config, threads, out)
+            }
+        }
+        Command::Stats { game, files } => {
+            if game == "chess" {
+                print_stats::<sente::chess::Position>(&files)
+            } else {
+                print_stats::<sente::shogi::Position>(&files)
+            }
+        }
+        Command::Verify { game, files } => {
+            let bad = if game == "chess" {
+                verify_files::<sente::chess::Position>(&files)?
+            } else {
+                verify_files::<sente::shogi::Position>(&files)?
+            };
+            if bad > 0 {
+                bail!("{bad} bad records or chunks");
+            }
+            Ok(())
+        }
+        Command::Match {
+            game,
+            a,
+            b,
+            pairs,
+            nodes,
+            threads,
+            seed,
+            random_plies,
+            sprt,
+        } => {
+            let config = MatchConfig {
+                pairs,
+                concurrency: threads,
+                opening_plies: random_plies,
+                seed,
+                adjudication: Adjudication::default(),
+                sprt: sprt.as_deref().map(parse_sprt).transpose()?,
+            };
+            if game == "chess" {
+                match_for::<sente::chess::Position>(&a, &b, nodes, &config)
+            } else {
+                match_for::<sente::shogi::Position>(&a, &b, nodes, &config)
+            }
+        }
+    }
+}
+
+fn match_for<G: DatagenGame>(a: &str, b: &str, nodes: u64, config: &MatchConfig) -> Result<()> {
+    let first = PlayerConfig::with_nodes(a, G::load_eval(a)?, nodes);
+    let second = PlayerConfig::with_nodes(b, G::load_eval(b)?, nodes);
+    let report = run_match(&G::start_position(false), &first, &second, config, &|_| {});
+    println!("{report}");
+    Ok(())
 }

@@ -4,6 +4,7 @@
 
 use sente::chess::Position;
 use sente::game::Game;
+use sente::movelist::MoveList;
 use std::time::Instant;
 
 fn time(label: &str, expected: u64, run: impl Fn() -> u64) {
@@ -15,6 +16,25 @@ fn time(label: &str, expected: u64, run: impl Fn() -> u64) {
         "{label:<34} {nodes:>12} nodes {secs:>8.3} s {:>9.1} Mnps",
         nodes as f64 / secs / 1e6
     );
+}
+
+/// Perft through the public trait calls only (one back-end dispatch per call), as a search
+/// would use them.
+fn trait_perft(pos: &Position, depth: u32) -> u64 {
+    let mut moves = <Position as Game>::Moves::default();
+    pos.generate_legal(&mut moves);
+    if depth <= 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .as_slice()
+        .iter()
+        .map(|&m| {
+            let mut child = *pos;
+            child.make_move(m);
+            trait_perft(&child, depth - 1)
+        })
+        .sum()
 }
 
 fn main() {
@@ -38,6 +58,9 @@ fn main() {
         });
         time(&format!("{name} (magic)"), *expected, || {
             pos.perft_with_magic(*depth)
+        });
+        time(&format!("{name} (trait calls)"), *expected, || {
+            trait_perft(pos, *depth)
         });
         if pos.perft_with_pext(1).is_some() {
             time(&format!("{name} (pext)"), *expected, || {

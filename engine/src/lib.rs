@@ -12,4 +12,5 @@ pub mod nnue;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod selfplay;
 pub mod shogi;

@@ -225,6 +225,13 @@ fn castling_notations_and_chess960_detection() {
     assert_eq!(xfen.hash(), shred.hash());
     assert_eq!(xfen.to_text(), shred.to_text());
     assert_eq!(xfen.perft(3), 12189);
+    // An inner castling rook keeps its file letter even with 960 notation off (X-FEN).
+    let mut inner = Position::from_text("4k3/8/8/8/8/8/8/R1R1K3 w C - 0 1").unwrap();
+    assert!(inner.is_chess960());
+    inner.set_chess960(false);
+    assert_eq!(inner.to_text(), "4k3/8/8/8/8/8/8/R1R1K3 w C - 0 1");
+    let outer = Position::from_text("4k3/8/8/8/8/8/8/R1R1K3 w Q - 0 1").unwrap();
+    assert_eq!(outer.castling_rook(sente::game::Side::First, true), Some(0));
 }
 
 #[test]

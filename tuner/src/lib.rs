@@ -4,7 +4,12 @@
 
 pub mod adamw;
 pub mod batch;
+pub mod checkpoint;
+pub mod data;
+pub mod evaluate;
 pub mod model;
+pub mod plot;
 pub mod quantize;
 pub mod schedule;
 pub mod trainer;
+pub mod training;

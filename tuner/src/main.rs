@@ -1,13 +1,219 @@
-//! `tuner`: see `tuner --help`.
+//! `tuner`: trains NNUE nets from datagen files, quantizes checkpoints, and measures nets on data.
+//! See `tuner --help`.
 
-use clap::Parser;
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+use sente::nnue::{Network, NnueGame};
+use std::path::{Path, PathBuf};
+use tuner::checkpoint::Checkpoint;
+use tuner::data::{load_games, validation_set, Filter, TargetBlend};
+use tuner::evaluate::quantized_loss;
+use tuner::quantize::quantize;
+use tuner::schedule::LrSchedule;
+use tuner::training::{mean_loss, net_from_checkpoint, train, TrainConfig};
 
-/// Sente's CPU trainer (commands arrive with the tuner issue).
 #[derive(Parser)]
-#[command(version, about)]
-struct Cli {}
+#[command(version, about = "Sente's CPU NNUE trainer")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Train a net from datagen files (resumes from OUT/checkpoint.bin when present).
+    Train {
+        #[arg(long, value_parser = ["chess", "shogi"])]
+        game: String,
+        /// datagen files (`data.bin`).
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<PathBuf>,
+        /// Validation files.
+        #[arg(long, num_args = 1..)]
+        val: Vec<PathBuf>,
+        #[arg(long, default_value_t = 10)]
+        superbatches: u32,
+        /// Batches per superbatch.
+        #[arg(long, default_value_t = 100)]
+        batches: u32,
+        #[arg(long, default_value_t = 16384)]
+        batch: usize,
+        /// `constant:LR`, `step:LR:GAMMA:EVERY` or `cosine:START:END`.
+        #[arg(long, default_value = "cosine:0.001:0.00003")]
+        lr: LrSchedule,
+        /// Weight of the game result in the target (λ).
+        #[arg(long, default_value_t = 0.3)]
+        wdl: f32,
+        #[arg(long, default_value_t = 0.01)]
+        weight_decay: f32,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+        /// Continue from this checkpoint instead of OUT/checkpoint.bin.
+        #[arg(long)]
+        resume: Option<PathBuf>,
+        /// Save a checkpoint every N superbatches.
+        #[arg(long, default_value_t = 1)]
+        save_every: u32,
+        /// Skip the first plies of each game.
+        #[arg(long, default_value_t = 8)]
+        min_ply: u32,
+        /// Name stored in the net file.
+        #[arg(long, default_value = "sente-net")]
+        name: String,
+    },
+    /// Quantize a checkpoint into the engine's net format.
+    Quantize {
+        #[arg(long, value_parser = ["chess", "shogi"])]
+        game: String,
+        checkpoint: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value = "sente-net")]
+        name: String,
+    },
+    /// Loss of a net file or a checkpoint on data files.
+    Eval {
+        #[arg(long, value_parser = ["chess", "shogi"])]
+        game: String,
+        /// A `.nnue` net or a checkpoint.
+        model: PathBuf,
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<PathBuf>,
+        #[arg(long, default_value_t = 0.3)]
+        wdl: f32,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
+}
+
+fn quantize_checkpoint<G: NnueGame>(checkpoint: &Path, out: &Path, name: &str) -> Result<()> {
+    let net = net_from_checkpoint::<G>(&Checkpoint::load(checkpoint)?)?;
+    let (bytes, report) = quantize(&net, name);
+    Network::from_bytes(&bytes, &G::ARCH).context("the quantized net does not load back")?;
+    std::fs::write(out, bytes).with_context(|| format!("writing {}", out.display()))?;
+    println!(
+        "wrote {} ({} of {} weights clipped)",
+        out.display(),
+        report.clipped,
+        report.total
+    );
+    Ok(())
+}
+
+fn eval_model<G: NnueGame>(model: &Path, data: &[PathBuf], lambda: f32) -> Result<()> {
+    let games = load_games(data)?;
+    let blend = TargetBlend {
+        lambda,
+        eval_scale: G::ARCH.eval_scale as f32,
+    };
+    let batch = validation_set::<G>(&games, &Filter::default(), &blend, usize::MAX);
+    let loss = if model.extension().is_some_and(|e| e == "nnue") {
+        let net = Network::load(model, &G::ARCH)?;
+        quantized_loss(&net, &batch)
+    } else {
+        mean_loss(
+            &net_from_checkpoint::<G>(&Checkpoint::load(model)?)?,
+            &batch,
+        )
+    };
+    println!(
+        "{}: loss {loss:.6} over {} positions",
+        model.display(),
+        batch.len()
+    );
+    Ok(())
+}
+
+fn run() -> Result<()> {
+    match Cli::parse().command {
+        Command::Train {
+            game,
+            data,
+            val,
+            superbatches,
+            batches,
+            batch,
+            lr,
+            wdl,
+            weight_decay,
+            threads,
+            seed,
+            out,
+            resume,
+            save_every,
+            min_ply,
+            name,
+        } => {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads.max(1))
+                .build_global()?;
+            if !(0.0..=1.0).contains(&wdl) {
+                bail!("--wdl must be within 0..1");
+            }
+            let config = TrainConfig {
+                data,
+                val,
+                superbatches,
+                batches_per_superbatch: batches,
+                batch_size: batch,
+                schedule: lr,
+                lambda: wdl,
+                weight_decay,
+                threads,
+                seed,
+                out,
+                save_every,
+                filter: Filter {
+                    min_ply,
+                    ..Filter::default()
+                },
+                name,
+            };
+            if game == "chess" {
+                train::<sente::chess::Position>(&config, resume.as_deref())?;
+            } else {
+                train::<sente::shogi::Position>(&config, resume.as_deref())?;
+            }
+            Ok(())
+        }
+        Command::Quantize {
+            game,
+            checkpoint,
+            out,
+            name,
+        } => {
+            if game == "chess" {
+                quantize_checkpoint::<sente::chess::Position>(&checkpoint, &out, &name)
+            } else {
+                quantize_checkpoint::<sente::shogi::Position>(&checkpoint, &out, &name)
+            }
+        }
+        Command::Eval {
+            game,
+            model,
+            data,
+            wdl,
+            threads,
+        } => {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads.max(1))
+                .build_global()?;
+            if game == "chess" {
+                eval_model::<sente::chess::Position>(&model, &data, wdl)
+            } else {
+                eval_model::<sente::shogi::Position>(&model, &data, wdl)
+            }
+        }
+    }
+}
 
 fn main() {
-    let _ = Cli::parse();
-    eprintln!("tuner: no command yet; see --help");
+    if let Err(e) = run() {
+        eprintln!("tuner: error: {e:#}");
+        std::process::exit(1);
+    }
 }

@@ -141,6 +141,10 @@ macro_rules! with_sliders {
     (|$a:ident| $body:expr) => {{
         #[cfg(target_arch = "x86_64")]
         {
+            /// Runs `f` compiled with BMI2.
+            ///
+            /// # Safety
+            /// The CPU must support BMI2.
             #[target_feature(enable = "bmi2")]
             unsafe fn with_bmi2<R>(f: impl FnOnce() -> R) -> R {
                 f()

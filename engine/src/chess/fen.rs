@@ -3,7 +3,7 @@
 //! Malformed or impossible positions give a `FenError` naming the problem.
 
 use super::attacks::with_sliders;
-use super::bitboard::{bb, BACK_RANKS, PAWN_ATTACKS};
+use super::bitboard::{bb, BACK_RANKS, PAWN_ATTACKS, RANK_1};
 use super::position::Position;
 use super::types::*;
 use crate::game::Side;
@@ -245,8 +245,8 @@ fn parse_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
     Ok(())
 }
 
-/// Writes the position as FEN; castling as `KQkq` normally and as rook files (Shredder-FEN)
-/// in Chess960 mode.
+/// Writes the position as FEN; castling as `KQkq` normally (X-FEN: a rook file letter when the
+/// castling rook is not the outermost one) and as rook files (Shredder-FEN) in Chess960 mode.
 pub fn write_fen(pos: &Position) -> String {
     let mut s = String::with_capacity(90);
     for rank in (0..8u8).rev() {
@@ -281,7 +281,15 @@ pub fn write_fen(pos: &Position) -> String {
     for side in [Side::First, Side::Second] {
         for queen_side in [false, true] {
             if let Some(rook) = pos.castling_rook(side, queen_side) {
-                let c = if pos.chess960 {
+                // X-FEN `K`/`Q` mean the outermost rook; another rook further out needs the
+                // file letter even outside Chess960 mode.
+                let own_rooks = pos.pieces(side, PieceKind::Rook) & (RANK_1 << (8 * rank_of(rook)));
+                let outer = if queen_side {
+                    own_rooks & (bb(rook) - 1)
+                } else {
+                    own_rooks & !((bb(rook) << 1) - 1)
+                };
+                let c = if pos.chess960 || outer != 0 {
                     (b'a' + file_of(rook)) as char
                 } else if queen_side {
                     'q'

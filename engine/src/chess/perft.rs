@@ -50,8 +50,13 @@ pub(crate) unsafe fn perft_pext(pos: &Position, depth: u32, a: Pext) -> u64 {
     })
 }
 
+/// Perft with the PEXT back end (scalar `pext` off x86_64).
+///
+/// # Safety
+/// Always safe off x86_64; `unsafe` only to match the x86_64 signature.
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) unsafe fn perft_pext(pos: &Position, depth: u32, a: Pext) -> u64 {
+    // SAFETY: nothing CPU-specific runs here.
     perft_body!(pos, depth, a, |c: &Position, d| unsafe {
         perft_pext(c, d, a)
     })

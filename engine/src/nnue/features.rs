@@ -93,7 +93,7 @@ pub trait NnueGame: Game {
     /// The pieces (board and hands) in a form cheap to compare with another snapshot.
     type Snapshot: Copy + Default + std::fmt::Debug + Send + Sync;
     /// This game's classical evaluator (the default until a net is loaded).
-    type Classical: Evaluator<Self> + Default + std::fmt::Debug;
+    type Classical: Evaluator<Self> + Default + std::fmt::Debug + Sync;
 
     /// The king key (`< KING_KEYS`) of `perspective` in this position.
     fn king_key(&self, perspective: Side) -> usize;

@@ -2,18 +2,35 @@
 //! transposition table and Lazy SMP threads. It never names a game.
 //!
 //! The protocol layer drives it through `Searcher::search`, a blocking call that it runs on its
-//! own thread; `SearchControl` stops it from outside.
+//! own thread; `SearchControl` stops it from outside. Helper threads are spawned (with large
+//! stacks) for each search; the calling thread runs the main worker, so it needs a stack of a
+//! few megabytes (the default 2 MB of a spawned thread is enough; 8 MB is comfortable).
 
+pub mod features;
+pub mod history;
 pub mod limits;
+pub mod ordering;
 pub mod report;
+pub mod strength;
+pub mod time;
+pub mod tt;
+pub mod value;
+pub mod worker;
 
+pub use features::SearchFeatures;
 pub use limits::{Clock, Limits, SearchOptions};
 pub use report::{Score, ScoreBound, SearchEvent, SearchInfo, SearchResult, Wdl};
 
 use crate::eval::Evaluator;
-use crate::game::{Game, HistoryEntry};
-use std::marker::PhantomData;
-use std::sync::atomic::AtomicBool;
+use crate::game::{Game, GameResult, HistoryEntry};
+use crate::movelist::MoveList;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use time::TimeManager;
+use tt::TranspositionTable;
+use worker::{MainThreadContext, SharedSearch, Worker};
+
+/// Stack size of helper search threads.
+const HELPER_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Flags shared with the thread that started a search.
 #[derive(Debug, Default)]
@@ -31,8 +48,9 @@ pub struct SearchControl {
 pub struct Searcher<G: Game, E: Evaluator<G>> {
     evaluator: E,
     threads: usize,
-    hash_mb: usize,
-    _game: PhantomData<G>,
+    tt: TranspositionTable,
+    workers: Vec<Worker<G, E>>,
+    features: SearchFeatures,
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
@@ -41,19 +59,21 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         Self {
             evaluator,
             threads: 1,
-            hash_mb: 16,
-            _game: PhantomData,
+            tt: TranspositionTable::new(16),
+            workers: Vec::new(),
+            features: SearchFeatures::default(),
         }
     }
 
     /// Resizes the transposition table (clears it).
     pub fn set_hash_mb(&mut self, mb: usize) {
-        self.hash_mb = mb.max(1);
+        self.tt = TranspositionTable::new(mb.max(1));
     }
 
     /// Number of Lazy SMP threads (at least 1).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+        self.workers.truncate(self.threads);
     }
 
     /// Replaces the evaluator (e.g. a newly loaded net).
@@ -61,8 +81,23 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.evaluator = evaluator;
     }
 
+    /// Turns individual techniques on or off (for measuring them).
+    pub fn set_features(&mut self, features: SearchFeatures) {
+        self.features = features;
+    }
+
     /// Forgets everything learned: transposition table, histories.
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for worker in &mut self.workers {
+            worker.clear();
+        }
+    }
+
+    /// Transposition table fill in permille.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
 
     /// Searches `root` (reached through `history`, oldest first, not including `root`) within
     /// `limits`, reporting progress through `report`, until a limit is reached or `control.stop`
@@ -76,7 +111,133 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         control: &SearchControl,
         report: &mut dyn FnMut(SearchEvent<G::Move>),
     ) -> SearchResult<G::Move> {
-        let _ = (root, history, limits, options, control, report);
-        todo!("implemented by the search issue")
+        let mut legal = G::Moves::default();
+        root.generate_legal(&mut legal);
+        if legal.is_empty() {
+            let score = match root.no_moves_outcome().result {
+                GameResult::Loss => Score::MatePlies(0),
+                GameResult::Draw | GameResult::Win => Score::Cp(0),
+            };
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+                declare_win: false,
+            };
+        }
+        if root.can_declare_win() {
+            return SearchResult {
+                best: Some(legal.as_slice()[0]),
+                ponder: None,
+                score: Score::MatePlies(1),
+                depth: 0,
+                nodes: 0,
+                declare_win: true,
+            };
+        }
+
+        while self.workers.len() < self.threads {
+            let id = self.workers.len();
+            self.workers.push(Worker::new(id, self.evaluator.clone()));
+        }
+        let strength = options.limit_elo.map(strength::strength_limit);
+        let mut node_limit = limits.nodes;
+        let mut depth_limit = limits.depth.unwrap_or(u32::MAX).max(1);
+        let mut multi_pv = options.multi_pv.max(1);
+        if let Some(s) = strength {
+            node_limit = Some(node_limit.map_or(s.node_cap, |n| n.min(s.node_cap)));
+            depth_limit = depth_limit.min(s.depth_cap);
+            multi_pv = multi_pv.max(s.lines);
+        }
+        for worker in &mut self.workers {
+            worker.evaluator = self.evaluator.clone();
+            worker.prepare(root, history, &limits.search_moves);
+        }
+        self.tt.new_search();
+
+        let shared = SharedSearch {
+            tt: &self.tt,
+            control,
+            abort: AtomicBool::new(false),
+            nodes: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
+            node_limit,
+            depth_limit: depth_limit.min(i32::MAX as u32) as i32,
+            multi_pv,
+            features: self.features,
+            mate_plies: limits.mate_in.map(|n| (2 * n as i32 - 1).max(1)),
+            show_wdl: options.show_wdl,
+        };
+        let mut time = TimeManager::new(
+            limits,
+            root.side_to_move(),
+            options.move_overhead_ms,
+            control.pondering.load(Ordering::Relaxed),
+        );
+        let (main_worker, helpers) = self.workers.split_at_mut(1);
+        let main_worker = &mut main_worker[0];
+        std::thread::scope(|scope| {
+            for helper in helpers.iter_mut() {
+                let shared = &shared;
+                // A thread the system refuses to start just leaves the search with fewer helpers.
+                let _ = std::thread::Builder::new()
+                    .name(format!("search-helper-{}", helper.id))
+                    .stack_size(HELPER_STACK_BYTES)
+                    .spawn_scoped(scope, move || helper.iterate(root, shared, None));
+            }
+            let mut context = MainThreadContext {
+                time: &mut time,
+                report,
+                reported_lines: options.multi_pv.max(1),
+            };
+            main_worker.iterate(root, &shared, Some(&mut context));
+            // Infinite and ponder searches answer only when told to.
+            while (limits.infinite || control.pondering.load(Ordering::Relaxed))
+                && !control.stop.load(Ordering::Relaxed)
+            {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            shared.abort.store(true, Ordering::Relaxed);
+        });
+
+        let nodes = self.workers.iter().map(|w| w.nodes()).sum();
+        let main_worker = &self.workers[0];
+        // Depth 1 always completes on the main thread; the fallback only guards the invariant.
+        let (depth, lines) = if main_worker.completed_lines.is_empty() {
+            (0, &main_worker.root_moves[..1])
+        } else {
+            (
+                main_worker.completed_depth as u32,
+                &main_worker.completed_lines[..],
+            )
+        };
+        let mut chosen = 0;
+        if let Some(s) = strength {
+            let scores: Vec<i32> = lines.iter().map(|l| l.score).collect();
+            let seed = root.hash() ^ u64::from(root.game_ply());
+            chosen = strength::choose_near_best(&scores, s.margin_cp, seed);
+        }
+        let line = lines[chosen];
+        let pv = worker::legal_prefix(root, line.line());
+        SearchResult {
+            best: Some(line.mv),
+            ponder: pv.get(1).copied(),
+            score: value::to_score(line.score),
+            depth,
+            nodes,
+            declare_win: false,
+        }
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> std::fmt::Debug for Searcher<G, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher")
+            .field("game", &G::NAME)
+            .field("threads", &self.threads)
+            .field("hash_mb", &self.tt.size_mb())
+            .field("features", &self.features)
+            .finish()
     }
 }

@@ -82,4 +82,7 @@ pub struct SearchResult<M> {
     pub score: Score,
     pub depth: u32,
     pub nodes: u64,
+    /// Shogi: the side to move declares an entering-king win instead of moving (USI
+    /// `bestmove win`); `best` then still holds a legal move for protocols without declarations.
+    pub declare_win: bool,
 }

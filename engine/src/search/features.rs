@@ -1,0 +1,25 @@
+//! Switches for individual search techniques. All on by default; turning one off is how a
+//! self-play run measures what it is worth.
+
+/// Which optional techniques the search uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchFeatures {
+    pub null_move: bool,
+    pub late_move_reductions: bool,
+    /// Reverse futility, futility, late-move and SEE pruning of the move loop.
+    pub forward_pruning: bool,
+    pub singular_extensions: bool,
+    pub aspiration_windows: bool,
+}
+
+impl Default for SearchFeatures {
+    fn default() -> Self {
+        Self {
+            null_move: true,
+            late_move_reductions: true,
+            forward_pruning: true,
+            singular_extensions: true,
+            aspiration_windows: true,
+        }
+    }
+}

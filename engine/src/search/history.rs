@@ -1,0 +1,156 @@
+//! Move-ordering statistics learned during search: killers, counter-moves, butterfly history
+//! (side × from-slot × to-square) and continuation history (previous piece/square × piece/square).
+//! Sized from the game's constants once per thread; never allocated during search.
+
+use crate::game::{Game, GameMove, Side};
+
+/// Largest magnitude of a history value (the "gravity" update keeps values inside it).
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// Bonus for a move that caused a cutoff at `depth`.
+pub fn history_bonus(depth: i32) -> i32 {
+    (depth * depth * 16 + 32 * depth).min(1600)
+}
+
+/// Gravity update: moves `entry` toward ±HISTORY_MAX by `bonus`, slower near the bound.
+fn apply(entry: &mut i16, bonus: i32) {
+    let current = *entry as i32;
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let updated = current + bonus - current * bonus.abs() / HISTORY_MAX;
+    *entry = updated.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+}
+
+/// Index of a (piece slot, to square) pair, used by the continuation tables.
+pub type PieceTo = usize;
+
+pub struct HistoryTables<G: Game> {
+    squares: usize,
+    piece_to_count: usize,
+    /// `[side][from_slot][to]`.
+    butterfly: Vec<i16>,
+    /// `[previous piece_to][piece_to]`.
+    continuation: Vec<i16>,
+    /// `[previous piece_to]` → the refutation last seen.
+    counter: Vec<G::Move>,
+    /// Two killers per ply.
+    killers: Vec<[G::Move; 2]>,
+}
+
+impl<G: Game> HistoryTables<G> {
+    pub fn new(max_ply: usize) -> Self {
+        let squares = G::SQUARES;
+        let piece_to_count = G::PIECE_SLOTS * squares;
+        Self {
+            squares,
+            piece_to_count,
+            butterfly: vec![0; 2 * G::FROM_SLOTS * squares],
+            continuation: vec![0; piece_to_count * piece_to_count],
+            counter: vec![G::Move::NONE; piece_to_count],
+            killers: vec![[G::Move::NONE; 2]; max_ply + 2],
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.butterfly.fill(0);
+        self.continuation.fill(0);
+        self.counter.fill(G::Move::NONE);
+        self.clear_killers();
+    }
+
+    pub fn clear_killers(&mut self) {
+        self.killers.fill([G::Move::NONE; 2]);
+    }
+
+    /// The (piece, to) index of `m` played in `pos`.
+    pub fn piece_to(&self, pos: &G, m: G::Move) -> PieceTo {
+        pos.moved_piece_slot(m) * self.squares + G::move_to_square(m)
+    }
+
+    fn butterfly_index(&self, side: Side, m: G::Move) -> usize {
+        (side.index() * G::FROM_SLOTS + G::move_from_slot(m)) * self.squares + G::move_to_square(m)
+    }
+
+    pub fn butterfly(&self, side: Side, m: G::Move) -> i32 {
+        self.butterfly[self.butterfly_index(side, m)] as i32
+    }
+
+    pub fn continuation(&self, previous: Option<PieceTo>, current: PieceTo) -> i32 {
+        previous.map_or(0, |p| {
+            self.continuation[p * self.piece_to_count + current] as i32
+        })
+    }
+
+    /// Combined quiet-move score: butterfly plus the one- and two-ply continuations.
+    pub fn quiet_score(
+        &self,
+        side: Side,
+        m: G::Move,
+        current: PieceTo,
+        previous: [Option<PieceTo>; 2],
+    ) -> i32 {
+        self.butterfly(side, m)
+            + self.continuation(previous[0], current)
+            + self.continuation(previous[1], current)
+    }
+
+    /// Rewards (`bonus > 0`) or punishes a quiet move in all its tables.
+    pub fn update_quiet(
+        &mut self,
+        side: Side,
+        m: G::Move,
+        current: PieceTo,
+        previous: [Option<PieceTo>; 2],
+        bonus: i32,
+    ) {
+        let index = self.butterfly_index(side, m);
+        apply(&mut self.butterfly[index], bonus);
+        for p in previous.into_iter().flatten() {
+            let index = p * self.piece_to_count + current;
+            apply(&mut self.continuation[index], bonus);
+        }
+    }
+
+    pub fn clear_killers_at(&mut self, ply: usize) {
+        self.killers[ply] = [G::Move::NONE; 2];
+    }
+
+    pub fn killers(&self, ply: usize) -> [G::Move; 2] {
+        self.killers[ply]
+    }
+
+    pub fn add_killer(&mut self, ply: usize, m: G::Move) {
+        let k = &mut self.killers[ply];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+    }
+
+    pub fn counter(&self, previous: Option<PieceTo>) -> G::Move {
+        previous.map_or(G::Move::NONE, |p| self.counter[p])
+    }
+
+    pub fn set_counter(&mut self, previous: Option<PieceTo>, m: G::Move) {
+        if let Some(p) = previous {
+            self.counter[p] = m;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gravity_keeps_values_bounded_and_signed() {
+        let mut e = 0i16;
+        for _ in 0..1000 {
+            apply(&mut e, 1600);
+        }
+        assert!(e as i32 <= HISTORY_MAX && e > 16_000);
+        for _ in 0..1000 {
+            apply(&mut e, -1600);
+        }
+        assert!(e as i32 >= -HISTORY_MAX && e < -16_000);
+    }
+}

@@ -1,0 +1,110 @@
+//! Move ordering: scores each generated move once (TT move, winning captures by MVV, killers,
+//! counter-move, quiets by history, losing captures last) and hands them out best first by
+//! partial selection sort, so a cutoff after a few moves never pays for a full sort.
+
+use super::history::{HistoryTables, PieceTo};
+use crate::game::Game;
+
+const TT_MOVE: i32 = 1 << 30;
+const GOOD_NOISY: i32 = 1 << 24;
+const KILLER_0: i32 = 900_000;
+const KILLER_1: i32 = 899_000;
+const COUNTER: i32 = 898_000;
+const BAD_NOISY: i32 = -(1 << 24);
+
+/// Whether an ordering score marks a capture/promotion that loses material by SEE.
+pub fn is_losing_noisy(score: i32) -> bool {
+    score < BAD_NOISY / 2
+}
+
+/// Everything the scorer needs about the node besides the position.
+pub struct OrderingContext<M> {
+    pub tt_move: M,
+    pub killers: [M; 2],
+    pub counter: M,
+    /// (piece, to) of the previous two moves, for continuation history.
+    pub previous: [Option<PieceTo>; 2],
+}
+
+/// Writes an ordering score for each move into `scores` (same indices).
+pub fn score_moves<G: Game>(
+    pos: &G,
+    moves: &[G::Move],
+    scores: &mut [i32],
+    context: &OrderingContext<G::Move>,
+    history: &HistoryTables<G>,
+) {
+    let side = pos.side_to_move();
+    for (&m, score) in moves.iter().zip(scores.iter_mut()) {
+        *score = if m == context.tt_move {
+            TT_MOVE
+        } else if !pos.is_quiet(m) {
+            let gain = pos.noisy_gain(m);
+            if pos.see_ge(m, 0) {
+                GOOD_NOISY + gain * 8
+            } else {
+                BAD_NOISY + gain * 8
+            }
+        } else if m == context.killers[0] {
+            KILLER_0
+        } else if m == context.killers[1] {
+            KILLER_1
+        } else if m == context.counter {
+            COUNTER
+        } else {
+            let piece_to = history.piece_to(pos, m);
+            history.quiet_score(side, m, piece_to, context.previous)
+        };
+    }
+}
+
+/// Scores for quiescence: TT move, then captures by gain (MVV), then quiets (evasions) by history.
+pub fn score_noisy_first<G: Game>(
+    pos: &G,
+    moves: &[G::Move],
+    scores: &mut [i32],
+    tt_move: G::Move,
+    history: &HistoryTables<G>,
+) {
+    let side = pos.side_to_move();
+    for (&m, score) in moves.iter().zip(scores.iter_mut()) {
+        *score = if m == tt_move {
+            TT_MOVE
+        } else if !pos.is_quiet(m) {
+            GOOD_NOISY + pos.noisy_gain(m) * 8
+        } else {
+            history.butterfly(side, m)
+        };
+    }
+}
+
+/// Swaps the best-scored move of `moves[from..]` to `from` and returns it.
+pub fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], from: usize) -> (M, i32) {
+    let mut best = from;
+    for i in from + 1..moves.len() {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    moves.swap(from, best);
+    scores.swap(from, best);
+    (moves[from], scores[from])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pick_best_hands_out_in_descending_order_stably() {
+        let mut moves = [10, 20, 30, 40, 50];
+        let mut scores = [3, 9, 3, 7, 9];
+        let picked: Vec<_> = (0..5)
+            .map(|i| pick_best(&mut moves, &mut scores, i).0)
+            .collect();
+        assert_eq!(picked[..3], [20, 50, 40]);
+        let mut rest = picked[3..].to_vec();
+        rest.sort();
+        assert_eq!(rest, [10, 30]);
+    }
+}

@@ -1,0 +1,242 @@
+//! Time management: how long one search may think, from the clock, and the running deadline
+//! checks (soft: don't start another iteration; hard: abort now). Pondering suspends the clock
+//! until `ponderhit`, from which moment the budget counts as if the search had just started.
+
+use super::limits::{Clock, Limits};
+use crate::game::Side;
+use std::time::Instant;
+
+/// Time to think about one move, in milliseconds from the start of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Past this, no new iteration starts.
+    pub soft_ms: u64,
+    /// Past this, the search stops mid-iteration.
+    pub hard_ms: u64,
+}
+
+/// Moves assumed to remain in a sudden-death game (or to the next control beyond this many).
+const SUDDEN_DEATH_HORIZON: u64 = 30;
+/// Largest share of the remaining main time one move may take (per mille).
+const MAX_SHARE_PERMILLE: u64 = 800;
+
+/// Splits the clock into a budget for `side`'s move. `None` means "no time limit" (no clock and
+/// no move time). The move overhead is taken off every bound.
+pub fn allocate_time(
+    clock: Option<&Clock>,
+    move_time_ms: Option<u64>,
+    side: Side,
+    move_overhead_ms: u64,
+) -> Option<TimeBudget> {
+    if let Some(move_time) = move_time_ms {
+        let hard = move_time.saturating_sub(move_overhead_ms).max(1);
+        return Some(TimeBudget {
+            soft_ms: hard,
+            hard_ms: hard,
+        });
+    }
+    let clock = clock?;
+    let us = side.index();
+    let main = clock.time_ms[us].unwrap_or(0);
+    let inc = clock.inc_ms[us];
+    let byoyomi = clock.byoyomi_ms[us];
+    let horizon = clock
+        .moves_to_go
+        .map(|m| (m as u64).clamp(1, SUDDEN_DEATH_HORIZON))
+        .unwrap_or(SUDDEN_DEATH_HORIZON);
+
+    // Byoyomi is spent per move anyway, so the overhead comes off it; otherwise off main time.
+    let (main_usable, byoyomi_usable) = if byoyomi > 0 {
+        (main, byoyomi.saturating_sub(move_overhead_ms))
+    } else {
+        (main.saturating_sub(move_overhead_ms), 0)
+    };
+    let cap = if horizon == 1 {
+        main_usable * 9 / 10
+    } else {
+        main_usable * MAX_SHARE_PERMILLE / 1000
+    };
+    let base = main_usable / horizon + inc * 3 / 4;
+    let main_soft = if horizon == 1 { cap * 7 / 10 } else { base };
+    let main_hard = (base * 4).min(cap);
+    let main_soft = main_soft.min(main_hard);
+
+    let hard = (main_hard + byoyomi_usable).max(1);
+    let soft = if byoyomi_usable > 0 && main_usable == 0 {
+        // Pure byoyomi: unused time is lost, so think until the hard bound.
+        hard
+    } else {
+        (main_soft + byoyomi_usable * 9 / 10).clamp(1, hard)
+    };
+    Some(TimeBudget {
+        soft_ms: soft,
+        hard_ms: hard,
+    })
+}
+
+/// The deadline checks of one running search.
+#[derive(Debug)]
+pub struct TimeManager {
+    start: Instant,
+    budget: Option<TimeBudget>,
+    /// Whether the search began as a ponder search that has not yet seen `ponderhit`.
+    waiting_for_ponderhit: bool,
+}
+
+impl TimeManager {
+    pub fn new<M>(limits: &Limits<M>, side: Side, move_overhead_ms: u64, pondering: bool) -> Self {
+        let budget = if limits.infinite {
+            None
+        } else {
+            allocate_time(
+                limits.clock.as_ref(),
+                limits.move_time_ms,
+                side,
+                move_overhead_ms,
+            )
+        };
+        Self {
+            start: Instant::now(),
+            budget,
+            waiting_for_ponderhit: pondering,
+        }
+    }
+
+    /// Milliseconds since the search started (or since `ponderhit`).
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Call with the current pondering flag: restarts the clock when pondering has just ended.
+    /// Returns whether time limits apply now.
+    pub fn update_ponder(&mut self, pondering: bool) -> bool {
+        if self.waiting_for_ponderhit && !pondering {
+            self.waiting_for_ponderhit = false;
+            self.start = Instant::now();
+        }
+        !self.waiting_for_ponderhit
+    }
+
+    pub fn budget(&self) -> Option<TimeBudget> {
+        self.budget
+    }
+
+    /// Whether the hard bound has passed (never while pondering).
+    pub fn hard_expired(&self) -> bool {
+        !self.waiting_for_ponderhit && self.budget.is_some_and(|b| self.elapsed_ms() >= b.hard_ms)
+    }
+
+    /// Whether a new iteration should not start; `scale_permille` stretches the soft bound (best
+    /// move instability) but never past the hard bound.
+    pub fn soft_expired(&self, scale_permille: u64) -> bool {
+        !self.waiting_for_ponderhit
+            && self.budget.is_some_and(|b| {
+                let soft = (b.soft_ms * scale_permille / 1000).min(b.hard_ms);
+                self.elapsed_ms() >= soft
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(time: u64, inc: u64, mtg: Option<u32>, byoyomi: u64) -> Clock {
+        Clock {
+            time_ms: [Some(time), Some(time)],
+            inc_ms: [inc, inc],
+            moves_to_go: mtg,
+            byoyomi_ms: [byoyomi, byoyomi],
+        }
+    }
+
+    fn budget(c: &Clock) -> TimeBudget {
+        allocate_time(Some(c), None, Side::First, 10).unwrap()
+    }
+
+    #[test]
+    fn no_clock_and_no_movetime_is_unlimited() {
+        assert_eq!(allocate_time(None, None, Side::First, 10), None);
+    }
+
+    #[test]
+    fn movetime_uses_everything_but_the_overhead() {
+        let b = allocate_time(None, Some(1000), Side::Second, 10).unwrap();
+        assert_eq!(
+            b,
+            TimeBudget {
+                soft_ms: 990,
+                hard_ms: 990
+            }
+        );
+        let tiny = allocate_time(None, Some(5), Side::Second, 10).unwrap();
+        assert_eq!(tiny.hard_ms, 1, "never zero: depth 1 still gets done");
+    }
+
+    #[test]
+    fn sudden_death_spends_a_small_share() {
+        let b = budget(&clock(60_000, 0, None, 0));
+        assert_eq!(b.soft_ms, (60_000 - 10) / 30);
+        assert_eq!(b.hard_ms, b.soft_ms * 4);
+    }
+
+    #[test]
+    fn increment_adds_but_never_beyond_the_clock() {
+        let with_inc = budget(&clock(10_000, 1000, None, 0));
+        let without = budget(&clock(10_000, 0, None, 0));
+        assert!(with_inc.soft_ms > without.soft_ms);
+        // 1 s + 10 ms increment: a fast game must not flag.
+        let bullet = budget(&clock(1_000, 10, None, 0));
+        assert!(bullet.hard_ms <= 990 * 8 / 10);
+        assert!(bullet.soft_ms <= bullet.hard_ms && bullet.soft_ms > 0);
+        // Little time left but a big increment: the clock (which includes it) is the limit.
+        let low = budget(&clock(100, 1000, None, 0));
+        assert!(low.hard_ms <= 90 * 8 / 10, "{low:?}");
+    }
+
+    #[test]
+    fn moves_to_go_divides_the_remaining_time() {
+        let b = budget(&clock(30_000, 0, Some(10), 0));
+        assert_eq!(b.soft_ms, (30_000 - 10) / 10);
+        let last = budget(&clock(30_000, 0, Some(1), 0));
+        assert!(last.hard_ms <= (30_000 - 10) * 9 / 10);
+        assert!(last.soft_ms >= 10_000);
+    }
+
+    #[test]
+    fn byoyomi_alone_is_used_almost_fully() {
+        let b = budget(&clock(0, 0, None, 5000));
+        assert_eq!(
+            b,
+            TimeBudget {
+                soft_ms: 4990,
+                hard_ms: 4990
+            }
+        );
+        let with_main = budget(&clock(60_000, 0, None, 5000));
+        assert!(with_main.hard_ms > 4990 && with_main.hard_ms <= 60_000 * 8 / 10 + 4990);
+    }
+
+    #[test]
+    fn missing_own_time_moves_at_once() {
+        let c = Clock {
+            time_ms: [None, Some(100_000)],
+            ..Clock::default()
+        };
+        let b = allocate_time(Some(&c), None, Side::First, 10).unwrap();
+        assert_eq!(b.hard_ms, 1);
+    }
+
+    #[test]
+    fn ponder_suspends_the_clock() {
+        let limits: Limits<u16> = Limits {
+            move_time_ms: Some(1),
+            ..Limits::default()
+        };
+        let mut tm = TimeManager::new(&limits, Side::First, 0, true);
+        std::thread::sleep(std::time::Duration::from_millis(3));
+        assert!(!tm.hard_expired());
+        assert!(tm.update_ponder(false));
+        assert!(tm.elapsed_ms() < 3);
+    }
+}

@@ -1,0 +1,237 @@
+//! One self-play game between two search configurations, ended by the game's rules or by
+//! adjudication (resignation when both sides agree on a decisive score, draw on a long run of
+//! near-zero scores, a ply limit).
+
+use super::opening::Opening;
+use crate::eval::Evaluator;
+use crate::game::{EndReason, Game, GameResult, HistoryEntry, Side};
+use crate::movelist::MoveList;
+use crate::search::{
+    Limits, Score, SearchControl, SearchFeatures, SearchOptions, SearchResult, Searcher,
+};
+
+/// One side of a match: an evaluator, search settings and a per-move limit.
+#[derive(Clone, Debug)]
+pub struct PlayerConfig<E> {
+    pub name: String,
+    pub evaluator: E,
+    pub options: SearchOptions,
+    pub features: SearchFeatures,
+    pub hash_mb: usize,
+    pub nodes_per_move: Option<u64>,
+    pub depth_per_move: Option<u32>,
+    pub time_per_move_ms: Option<u64>,
+}
+
+impl<E> PlayerConfig<E> {
+    /// A full-strength player limited to `nodes` per move, 8 MB hash.
+    pub fn with_nodes(name: &str, evaluator: E, nodes: u64) -> Self {
+        Self {
+            name: name.to_string(),
+            evaluator,
+            options: SearchOptions::default(),
+            features: SearchFeatures::default(),
+            hash_mb: 8,
+            nodes_per_move: Some(nodes),
+            depth_per_move: None,
+            time_per_move_ms: None,
+        }
+    }
+}
+
+/// Something that picks moves in a self-play game.
+pub trait SelfPlayer<G: Game> {
+    /// Forgets what the previous game taught (hash, histories).
+    fn new_game(&mut self);
+    fn choose(&mut self, position: &G, history: &[HistoryEntry]) -> SearchResult<G::Move>;
+}
+
+/// A `PlayerConfig` with its own searcher.
+pub struct SearchPlayer<G: Game, E: Evaluator<G>> {
+    config: PlayerConfig<E>,
+    searcher: Searcher<G, E>,
+}
+
+impl<G: Game, E: Evaluator<G>> SearchPlayer<G, E> {
+    pub fn new(config: PlayerConfig<E>) -> Self {
+        let mut searcher = Searcher::new(config.evaluator.clone());
+        searcher.set_hash_mb(config.hash_mb);
+        searcher.set_features(config.features);
+        Self { config, searcher }
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> SelfPlayer<G> for SearchPlayer<G, E> {
+    fn new_game(&mut self) {
+        self.searcher.clear();
+    }
+
+    fn choose(&mut self, position: &G, history: &[HistoryEntry]) -> SearchResult<G::Move> {
+        let limits = Limits {
+            nodes: self.config.nodes_per_move,
+            depth: self.config.depth_per_move,
+            move_time_ms: self.config.time_per_move_ms,
+            ..Limits::default()
+        };
+        let control = SearchControl::default();
+        self.searcher.search(
+            position,
+            history,
+            &limits,
+            &self.config.options,
+            &control,
+            &mut |_| {},
+        )
+    }
+}
+
+/// When to end a game before the rules do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    /// Draw after this many plies of the game proper (not counting the opening).
+    pub max_plies: u32,
+    /// Decisive when this many consecutive plies all show one side ahead by this much.
+    pub resign: Option<(i32, u32)>,
+    /// Draw when this many consecutive plies all have |score| at most this, from `draw_after_ply`.
+    pub draw: Option<(i32, u32)>,
+    pub draw_after_ply: u32,
+}
+
+impl Default for Adjudication {
+    fn default() -> Self {
+        Self {
+            max_plies: 400,
+            resign: Some((1000, 8)),
+            draw: Some((10, 12)),
+            draw_after_ply: 80,
+        }
+    }
+}
+
+/// Why a self-play game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    Rule(EndReason),
+    /// A side declared an entering-king win.
+    Declaration,
+    ResignAdjudication,
+    DrawAdjudication,
+    MaxPlies,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord<G: Game> {
+    pub opening: Vec<G::Move>,
+    pub moves: Vec<G::Move>,
+    /// The mover's score for each of `moves`.
+    pub scores: Vec<Score>,
+    /// `None` for a draw.
+    pub winner: Option<Side>,
+    pub end: GameEnd,
+}
+
+/// Centipawn view of a score for adjudication (mates count as very large).
+fn score_cp(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::MatePlies(p) if p > 0 => 30_000 - p,
+        Score::MatePlies(p) => -30_000 - p,
+    }
+}
+
+/// Plays `opening` out with `players[side.index()]` moving for each side.
+pub fn play_game<G: Game>(
+    opening: &Opening<G>,
+    players: [&mut dyn SelfPlayer<G>; 2],
+    adjudication: &Adjudication,
+) -> GameRecord<G> {
+    let [first, second] = players;
+    first.new_game();
+    second.new_game();
+    let players = [first, second];
+    let mut position = opening.position.clone();
+    let mut history = opening.history.clone();
+    let mut record = GameRecord {
+        opening: opening.moves.clone(),
+        moves: Vec::new(),
+        scores: Vec::new(),
+        winner: None,
+        end: GameEnd::MaxPlies,
+    };
+    // Scores from the first side's point of view, latest last.
+    let mut first_view: Vec<i32> = Vec::new();
+    let mut legal = G::Moves::default();
+    loop {
+        let mover = position.side_to_move();
+        position.generate_legal(&mut legal);
+        let ruled = if legal.is_empty() {
+            Some(position.no_moves_outcome())
+        } else {
+            position.rule_outcome(&history, false)
+        };
+        if let Some(outcome) = ruled {
+            record.end = GameEnd::Rule(outcome.reason);
+            record.winner = match outcome.result {
+                GameResult::Win => Some(mover),
+                GameResult::Loss => Some(mover.flip()),
+                GameResult::Draw => None,
+            };
+            return record;
+        }
+        if record.moves.len() as u32 >= adjudication.max_plies {
+            record.end = GameEnd::MaxPlies;
+            return record;
+        }
+        let result = players[mover.index()].choose(&position, &history);
+        if result.declare_win {
+            record.end = GameEnd::Declaration;
+            record.winner = Some(mover);
+            return record;
+        }
+        let Some(m) = result.best.filter(|&m| position.is_legal_move(m)) else {
+            // A player that cannot produce a legal move forfeits.
+            record.end = GameEnd::ResignAdjudication;
+            record.winner = Some(mover.flip());
+            return record;
+        };
+        let cp = score_cp(result.score);
+        first_view.push(if mover == Side::First { cp } else { -cp });
+        history.push(HistoryEntry {
+            hash: position.hash(),
+            in_check: position.in_check(),
+        });
+        position.make_move(m);
+        record.moves.push(m);
+        record.scores.push(result.score);
+
+        if let Some((threshold, plies)) = adjudication.resign {
+            let plies = plies.max(1) as usize;
+            if first_view.len() >= plies {
+                let recent = &first_view[first_view.len() - plies..];
+                if recent.iter().all(|&v| v >= threshold) {
+                    record.end = GameEnd::ResignAdjudication;
+                    record.winner = Some(Side::First);
+                    return record;
+                }
+                if recent.iter().all(|&v| v <= -threshold) {
+                    record.end = GameEnd::ResignAdjudication;
+                    record.winner = Some(Side::Second);
+                    return record;
+                }
+            }
+        }
+        if let Some((margin, plies)) = adjudication.draw {
+            let plies = plies.max(1) as usize;
+            if record.moves.len() as u32 >= adjudication.draw_after_ply
+                && first_view.len() >= plies
+                && first_view[first_view.len() - plies..]
+                    .iter()
+                    .all(|v| v.abs() <= margin)
+            {
+                record.end = GameEnd::DrawAdjudication;
+                return record;
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! A match between two configurations: game pairs on seeded random openings with colours
+//! swapped, played on several threads, summarised as W/D/L, pentanomial pair counts, Elo ± 95%
+//! error and an optional SPRT that can end the match early.
+
+use super::game::{play_game, Adjudication, GameRecord, PlayerConfig, SearchPlayer};
+use super::opening::random_opening;
+use super::stats::{Pentanomial, ScoreDistribution, Sprt, SprtVerdict, WdlCounts};
+use crate::eval::Evaluator;
+use crate::game::{Game, Side};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Stack size of game threads (the search recurses).
+const GAME_THREAD_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Game pairs to play (each pair: one game with each colour on the same opening).
+    pub pairs: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Random plies from the start position for each opening.
+    pub opening_plies: u32,
+    pub seed: u64,
+    pub adjudication: Adjudication,
+    /// Stop as soon as the test is decided.
+    pub sprt: Option<Sprt>,
+}
+
+impl Default for MatchConfig {
+    fn default() -> Self {
+        Self {
+            pairs: 50,
+            concurrency: 1,
+            opening_plies: 8,
+            seed: 1,
+            adjudication: Adjudication::default(),
+            sprt: None,
+        }
+    }
+}
+
+/// The result of a match, from the first configuration's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchReport {
+    pub first_name: String,
+    pub second_name: String,
+    pub wdl: WdlCounts,
+    pub pentanomial: Pentanomial,
+    /// Elo and 95% half-width from the pentanomial distribution (pairs).
+    pub elo: f64,
+    pub elo_error: f64,
+    pub sprt: Option<(Sprt, f64, SprtVerdict)>,
+}
+
+impl MatchReport {
+    fn from_counts(
+        first_name: &str,
+        second_name: &str,
+        wdl: WdlCounts,
+        pentanomial: Pentanomial,
+        sprt: Option<Sprt>,
+    ) -> Self {
+        let distribution = ScoreDistribution::pentanomial(&pentanomial);
+        let (elo, elo_error) = distribution.map_or((0.0, f64::INFINITY), |d| d.elo_with_error());
+        let sprt = sprt.and_then(|s| {
+            let llr = distribution?.sprt_llr(s.elo0, s.elo1);
+            Some((s, llr, s.verdict(llr)))
+        });
+        Self {
+            first_name: first_name.to_string(),
+            second_name: second_name.to_string(),
+            wdl,
+            pentanomial,
+            elo,
+            elo_error,
+            sprt,
+        }
+    }
+}
+
+impl fmt::Display for MatchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} vs {}: {} games, W {} D {} L {}",
+            self.first_name,
+            self.second_name,
+            self.wdl.games(),
+            self.wdl.wins,
+            self.wdl.draws,
+            self.wdl.losses
+        )?;
+        writeln!(f, "pairs (0, ½, 1, 1½, 2 points): {:?}", self.pentanomial.0)?;
+        write!(f, "Elo {:+.1} ± {:.1} (95%)", self.elo, self.elo_error)?;
+        if let Some((s, llr, verdict)) = self.sprt {
+            let (lower, upper) = s.bounds();
+            write!(
+                f,
+                "\nSPRT [{}, {}] α={} β={}: LLR {:.2} ({:.2}, {:.2}) → {:?}",
+                s.elo0, s.elo1, s.alpha, s.beta, llr, lower, upper, verdict
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Points (0, 1 or 2 halves) the first configuration scored in a game it played as `side`.
+fn half_points(record_winner: Option<Side>, side: Side) -> usize {
+    match record_winner {
+        None => 1,
+        Some(w) if w == side => 2,
+        Some(_) => 0,
+    }
+}
+
+/// Plays the match of `first` against `second` from `start`. `on_game` sees every finished
+/// game (e.g. to save it); it may be called from several threads.
+pub fn run_match<G, EA, EB>(
+    start: &G,
+    first: &PlayerConfig<EA>,
+    second: &PlayerConfig<EB>,
+    config: &MatchConfig,
+    on_game: &(dyn Fn(&GameRecord<G>) + Sync),
+) -> MatchReport
+where
+    G: Game,
+    EA: Evaluator<G> + Sync,
+    EB: Evaluator<G> + Sync,
+{
+    let next_pair = AtomicUsize::new(0);
+    let decided = AtomicBool::new(false);
+    let totals = Mutex::new((WdlCounts::default(), Pentanomial::default()));
+    let threads = config.concurrency.clamp(1, config.pairs.max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let worker = || {
+                let mut a = SearchPlayer::<G, EA>::new(first.clone());
+                let mut b = SearchPlayer::<G, EB>::new(second.clone());
+                loop {
+                    let pair = next_pair.fetch_add(1, Ordering::Relaxed);
+                    if pair >= config.pairs || decided.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let seed = config.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ pair as u64;
+                    let opening = random_opening(start, config.opening_plies, seed);
+                    let game_a_first = play_game(&opening, [&mut a, &mut b], &config.adjudication);
+                    on_game(&game_a_first);
+                    let game_b_first = play_game(&opening, [&mut b, &mut a], &config.adjudication);
+                    on_game(&game_b_first);
+                    let points = [
+                        half_points(game_a_first.winner, Side::First),
+                        half_points(game_b_first.winner, Side::Second),
+                    ];
+                    let mut totals = totals.lock().unwrap_or_else(|e| e.into_inner());
+                    let (wdl, penta) = &mut *totals;
+                    for p in points {
+                        match p {
+                            2 => wdl.wins += 1,
+                            1 => wdl.draws += 1,
+                            _ => wdl.losses += 1,
+                        }
+                    }
+                    penta.0[points[0] + points[1]] += 1;
+                    if let Some(sprt) = config.sprt {
+                        let report = MatchReport::from_counts("", "", *wdl, *penta, Some(sprt));
+                        if report
+                            .sprt
+                            .is_some_and(|(_, _, v)| v != SprtVerdict::Continue)
+                        {
+                            decided.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+            };
+            // A thread the system refuses to start just leaves the match with fewer workers.
+            let _ = std::thread::Builder::new()
+                .stack_size(GAME_THREAD_STACK_BYTES)
+                .spawn_scoped(scope, worker);
+        }
+    });
+    let (wdl, penta) = *totals.lock().unwrap_or_else(|e| e.into_inner());
+    MatchReport::from_counts(&first.name, &second.name, wdl, penta, config.sprt)
+}

@@ -1,0 +1,116 @@
+//! The self-play harness on tic-tac-toe: game ends by rule, colour-swapped pairs, counts that
+//! add up, and a perfect player that never loses against a weak one.
+
+#[allow(dead_code)] // Each test binary uses a different part of the shared toy game.
+#[path = "search_support/tictactoe.rs"]
+mod tictactoe;
+
+use sente::game::Game;
+use sente::selfplay::{
+    play_game, random_opening, run_match, Adjudication, GameEnd, MatchConfig, PlayerConfig,
+    SearchPlayer, Sprt,
+};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tictactoe::{LinesEval, TicTacToe};
+
+fn player(name: &str, depth: u32) -> PlayerConfig<LinesEval> {
+    PlayerConfig {
+        depth_per_move: Some(depth),
+        nodes_per_move: None,
+        hash_mb: 1,
+        ..PlayerConfig::with_nodes(name, LinesEval::default(), 0)
+    }
+}
+
+#[test]
+fn random_openings_are_seeded_and_playable() {
+    let start = TicTacToe::startpos();
+    let a = random_opening(&start, 4, 7);
+    let b = random_opening(&start, 4, 7);
+    assert_eq!(a.moves, b.moves);
+    assert_eq!(a.moves.len(), 4);
+    assert_eq!(a.history.len(), 4);
+    let mut pos = start;
+    for &m in &a.moves {
+        assert!(pos.is_legal_move(m));
+        pos.make_move(m);
+    }
+    assert_eq!(pos, a.position);
+    let others: std::collections::HashSet<_> = (0..20)
+        .map(|s| random_opening(&start, 3, s).moves)
+        .collect();
+    assert!(others.len() > 5, "seeds give varied openings");
+}
+
+#[test]
+fn perfect_play_from_the_start_is_a_draw_by_rule() {
+    let opening = random_opening(&TicTacToe::startpos(), 0, 1);
+    let mut a = SearchPlayer::new(player("a", 9));
+    let mut b = SearchPlayer::new(player("b", 9));
+    let record = play_game(&opening, [&mut a, &mut b], &Adjudication::default());
+    assert_eq!(record.winner, None);
+    assert_eq!(record.moves.len(), 9);
+    assert!(matches!(record.end, GameEnd::Rule(_)));
+}
+
+#[test]
+fn perfect_player_never_loses_and_counts_add_up() {
+    let games_seen = AtomicUsize::new(0);
+    let config = MatchConfig {
+        pairs: 20,
+        concurrency: 2,
+        opening_plies: 1,
+        seed: 3,
+        adjudication: Adjudication::default(),
+        sprt: None,
+    };
+    let report = run_match(
+        &TicTacToe::startpos(),
+        &player("perfect", 9),
+        &player("shallow", 1),
+        &config,
+        &|record| {
+            assert!(record.moves.len() + record.opening.len() <= 9);
+            games_seen.fetch_add(1, Ordering::Relaxed);
+        },
+    );
+    assert_eq!(games_seen.load(Ordering::Relaxed), 40);
+    assert_eq!(report.wdl.games(), 40);
+    assert_eq!(report.pentanomial.pairs(), 20);
+    assert_eq!(report.wdl.losses, 0, "{report}");
+    assert!(report.wdl.wins > 0, "{report}");
+    assert!(report.elo > 0.0);
+    let text = report.to_string();
+    assert!(
+        text.contains("perfect vs shallow") && text.contains("Elo"),
+        "{text}"
+    );
+}
+
+#[test]
+fn sprt_stops_a_decided_match_early() {
+    let config = MatchConfig {
+        pairs: 500,
+        concurrency: 1,
+        opening_plies: 1,
+        seed: 11,
+        adjudication: Adjudication::default(),
+        sprt: Some(Sprt {
+            elo0: 0.0,
+            elo1: 20.0,
+            alpha: 0.05,
+            beta: 0.05,
+        }),
+    };
+    let report = run_match(
+        &TicTacToe::startpos(),
+        &player("perfect", 9),
+        &player("shallow", 1),
+        &config,
+        &|_| {},
+    );
+    let (_, llr, verdict) = report.sprt.expect("sprt evaluated");
+    assert_eq!(verdict, sente::selfplay::SprtVerdict::AcceptH1, "{report}");
+    assert!(llr >= 2.94);
+    assert!(report.pentanomial.pairs() < 500, "{report}");
+}

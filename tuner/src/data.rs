@@ -1,0 +1,260 @@
+//! Training positions from datagen files: games are read memory-mapped, replayed through the
+//! engine's rules, filtered, and turned into NNUE features with the engine's own feature code, in
+//! parallel with rayon. Game order is shuffled per epoch with a seeded `rand_xoshiro`, positions
+//! are shuffled within each pool, so a run is reproducible from its seed.
+
+use crate::batch::{blend_target, Batch};
+use anyhow::Result;
+use datagen::format::{GameRecord, RESULT_DRAW, RESULT_FIRST_WINS, SCORE_NONE};
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+use sente::game::Side;
+
+use sente::nnue::{NnueGame, MAX_ACTIVE};
+use std::path::PathBuf;
+
+/// Which positions are used for training.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Filter {
+    /// Skip the first plies of each recorded game.
+    pub min_ply: u32,
+    /// Skip positions with the side to move in check.
+    pub skip_in_check: bool,
+    /// Skip positions whose chosen move is a capture or promotion (the eval is not quiet).
+    pub skip_noisy_move: bool,
+    /// Skip positions whose |score| is at least this (mate scores).
+    pub max_abs_score: i32,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Self {
+            min_ply: 8,
+            skip_in_check: true,
+            skip_noisy_move: true,
+            max_abs_score: 10_000,
+        }
+    }
+}
+
+/// How targets are made from scores and results.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TargetBlend {
+    /// Weight of the game result (λ); the rest goes to sigmoid(score / scale).
+    pub lambda: f32,
+    pub eval_scale: f32,
+}
+
+/// All games of the given files, decoded into memory (4 bytes per ply).
+pub fn load_games(files: &[PathBuf]) -> Result<Vec<GameRecord>> {
+    let mut games = Vec::new();
+    for path in files {
+        datagen::inspect::for_each_game(path, |record| games.push(record.clone()))?;
+    }
+    Ok(games)
+}
+
+/// Appends the usable positions of one game to `out`.
+pub fn extract_game<G: NnueGame>(
+    record: &GameRecord,
+    filter: &Filter,
+    blend: &TargetBlend,
+    out: &mut Batch,
+) {
+    let mut stm = [0u32; MAX_ACTIVE];
+    let mut nstm = [0u32; MAX_ACTIVE];
+    let mut ply = 0u32;
+    // A record that does not replay (damaged file) contributes the positions before the damage.
+    let _ = record.replay::<G>(|pos, m, score| {
+        ply += 1;
+        if score == SCORE_NONE
+            || ply <= filter.min_ply
+            || (score as i32).abs() >= filter.max_abs_score
+            || (filter.skip_in_check && pos.in_check())
+            || (filter.skip_noisy_move && !pos.is_quiet(m))
+        {
+            return;
+        }
+        let mover = pos.side_to_move();
+        let result = match record.result {
+            RESULT_DRAW => 0.5,
+            RESULT_FIRST_WINS if mover == Side::First => 1.0,
+            RESULT_FIRST_WINS => 0.0,
+            _ if mover == Side::Second => 1.0,
+            _ => 0.0,
+        };
+        let n = pos.active_features(mover, &mut stm);
+        let n_other = pos.active_features(mover.flip(), &mut nstm);
+        if n != n_other {
+            return;
+        }
+        let target = blend_target(result, score as f32, blend.eval_scale, blend.lambda);
+        out.push(&stm[..n], &nstm[..n], pos.output_bucket() as u8, target);
+    });
+}
+
+/// Extracts the positions of `games` in parallel, concatenated in game order.
+pub fn extract_games<G: NnueGame>(
+    games: &[&GameRecord],
+    filter: &Filter,
+    blend: &TargetBlend,
+) -> Batch {
+    let parts: Vec<Batch> = games
+        .par_chunks(64)
+        .map(|chunk| {
+            let mut part = Batch::new();
+            for record in chunk {
+                extract_game::<G>(record, filter, blend, &mut part);
+            }
+            part
+        })
+        .collect();
+    let mut all = Batch::new();
+    for part in &parts {
+        for i in 0..part.len() {
+            let (s, n) = part.features(i);
+            all.push(s, n, part.bucket[i], part.target[i]);
+        }
+    }
+    all
+}
+
+/// Where the data stream stands: which epoch, and how many games of its order were used.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bincode::Encode, bincode::Decode)]
+pub struct StreamPosition {
+    pub epoch: u64,
+    pub next_game: u64,
+}
+
+fn shuffled(n: usize, seed: u64) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for i in (1..n).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order
+}
+
+/// An endless, reproducible stream of shuffled training batches.
+pub struct BatchStream<'a, G: NnueGame> {
+    games: &'a [GameRecord],
+    filter: Filter,
+    blend: TargetBlend,
+    seed: u64,
+    /// Games decoded per pool.
+    pool_games: usize,
+    position: StreamPosition,
+    order: Vec<u32>,
+    pool: Batch,
+    pool_order: Vec<u32>,
+    pool_next: usize,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<'a, G: NnueGame> BatchStream<'a, G> {
+    pub fn new(
+        games: &'a [GameRecord],
+        filter: Filter,
+        blend: TargetBlend,
+        seed: u64,
+        position: StreamPosition,
+    ) -> Self {
+        let order = shuffled(games.len(), seed ^ position.epoch.wrapping_mul(0x9E37_79B9));
+        Self {
+            games,
+            filter,
+            blend,
+            seed,
+            pool_games: 2048,
+            position,
+            order,
+            pool: Batch::new(),
+            pool_order: Vec::new(),
+            pool_next: 0,
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// Where the stream stands (saved in checkpoints). Positions left in the current pool are
+    /// dropped on resume, so the stream restarts exactly at a pool boundary.
+    pub fn position(&self) -> StreamPosition {
+        self.position
+    }
+
+    /// Starts a fresh pool at the next superbatch (so a resumed run sees the same data).
+    pub fn discard_pool(&mut self) {
+        self.pool.clear();
+        self.pool_order.clear();
+        self.pool_next = 0;
+    }
+
+    fn refill(&mut self) {
+        let mut attempts = 0;
+        loop {
+            if self.position.next_game as usize >= self.games.len() {
+                self.position.epoch += 1;
+                self.position.next_game = 0;
+                self.order = shuffled(
+                    self.games.len(),
+                    self.seed ^ self.position.epoch.wrapping_mul(0x9E37_79B9),
+                );
+            }
+            let start = self.position.next_game as usize;
+            let end = (start + self.pool_games).min(self.games.len());
+            let picked: Vec<&GameRecord> = self.order[start..end]
+                .iter()
+                .map(|&i| &self.games[i as usize])
+                .collect();
+            self.position.next_game = end as u64;
+            self.pool = extract_games::<G>(&picked, &self.filter, &self.blend);
+            let pool_seed = self.seed ^ (self.position.epoch << 32) ^ end as u64;
+            self.pool_order = shuffled(self.pool.len(), pool_seed);
+            self.pool_next = 0;
+            attempts += 1;
+            if !self.pool.is_empty() || attempts > 2 * (self.games.len() / self.pool_games + 1) {
+                return;
+            }
+        }
+    }
+
+    /// Fills `batch` with the next `size` positions. Returns false if the data has no usable
+    /// position at all.
+    pub fn next_batch(&mut self, batch: &mut Batch, size: usize) -> bool {
+        batch.clear();
+        while batch.len() < size {
+            if self.pool_next >= self.pool_order.len() {
+                self.refill();
+                if self.pool.is_empty() {
+                    return false;
+                }
+            }
+            let i = self.pool_order[self.pool_next] as usize;
+            self.pool_next += 1;
+            let (s, n) = self.pool.features(i);
+            batch.push(s, n, self.pool.bucket[i], self.pool.target[i]);
+        }
+        true
+    }
+}
+
+/// Validation positions: every usable position of `games` (at most `limit`).
+pub fn validation_set<G: NnueGame>(
+    games: &[GameRecord],
+    filter: &Filter,
+    blend: &TargetBlend,
+    limit: usize,
+) -> Batch {
+    let refs: Vec<&GameRecord> = games.iter().collect();
+    let all = extract_games::<G>(&refs, filter, blend);
+    if all.len() <= limit {
+        return all;
+    }
+    let mut out = Batch::new();
+    for i in 0..limit {
+        let (s, n) = all.features(i);
+        out.push(s, n, all.bucket[i], all.target[i]);
+    }
+    out
+}

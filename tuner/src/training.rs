@@ -1,0 +1,272 @@
+//! A training run: superbatches of batches from the data stream, AdamW steps, validation,
+//! checkpoints every few superbatches, plots, and the final quantized net.
+
+use crate::adamw::AdamW;
+use crate::batch::Batch;
+use crate::checkpoint::{Checkpoint, CurvePoint};
+use crate::data::{load_games, validation_set, BatchStream, Filter, StreamPosition, TargetBlend};
+use crate::model::{FloatNet, Scratch};
+use crate::plot::plot_curves;
+use crate::quantize::quantize;
+use crate::schedule::LrSchedule;
+use crate::trainer::Trainer;
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use sente::nnue::NnueGame;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Everything a training run is configured with.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub data: Vec<PathBuf>,
+    pub val: Vec<PathBuf>,
+    pub superbatches: u32,
+    pub batches_per_superbatch: u32,
+    pub batch_size: usize,
+    pub schedule: LrSchedule,
+    pub lambda: f32,
+    pub weight_decay: f32,
+    pub threads: usize,
+    pub seed: u64,
+    pub out: PathBuf,
+    pub save_every: u32,
+    pub filter: Filter,
+    pub name: String,
+}
+
+impl TrainConfig {
+    /// The settings a resumed run must share with the one that wrote the checkpoint.
+    fn fingerprint(&self) -> String {
+        format!(
+            "data={:?} batches={} batch={} schedule={:?} lambda={} wd={} seed={} filter={:?}",
+            self.data,
+            self.batches_per_superbatch,
+            self.batch_size,
+            self.schedule,
+            self.lambda,
+            self.weight_decay,
+            self.seed,
+            self.filter
+        )
+    }
+}
+
+/// Mean loss of `net` over `batch`, in parallel (fixed chunks, summed in order).
+pub fn mean_loss(net: &FloatNet, batch: &Batch) -> f32 {
+    if batch.is_empty() {
+        return f32::NAN;
+    }
+    let chunk = 4096;
+    let starts: Vec<usize> = (0..batch.len()).step_by(chunk).collect();
+    let sums: Vec<f64> = starts
+        .par_iter()
+        .map(|&start| {
+            let mut scratch = Scratch::new(&net.arch);
+            (start..(start + chunk).min(batch.len()))
+                .map(|i| {
+                    let (s, n) = batch.features(i);
+                    net.loss(
+                        s,
+                        n,
+                        batch.bucket[i] as usize,
+                        batch.target[i],
+                        &mut scratch,
+                    ) as f64
+                })
+                .sum()
+        })
+        .collect();
+    (sums.iter().sum::<f64>() / batch.len() as f64) as f32
+}
+
+/// Paths inside the output directory.
+pub fn checkpoint_path(out: &Path) -> PathBuf {
+    out.join("checkpoint.bin")
+}
+
+pub fn net_path(out: &Path, name: &str) -> PathBuf {
+    out.join(format!("{name}.nnue"))
+}
+
+/// Runs (or resumes, from `resume` or `OUT/checkpoint.bin` when present) a training run.
+pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result<Checkpoint> {
+    std::fs::create_dir_all(&config.out)
+        .with_context(|| format!("creating {}", config.out.display()))?;
+    let arch = G::ARCH;
+    let games = load_games(&config.data)?;
+    if games.is_empty() {
+        bail!("no games in {:?}", config.data);
+    }
+    let blend = TargetBlend {
+        lambda: config.lambda,
+        eval_scale: arch.eval_scale as f32,
+    };
+    let val_games = load_games(&config.val)?;
+    let val = validation_set::<G>(&val_games, &config.filter, &blend, 200_000);
+
+    let own_checkpoint = checkpoint_path(&config.out);
+    let resume_from = resume
+        .map(Path::to_path_buf)
+        .or_else(|| own_checkpoint.exists().then(|| own_checkpoint.clone()));
+    let (net, optimizer, mut state) = match &resume_from {
+        Some(path) => {
+            let cp = Checkpoint::load(path)?;
+            if cp.game != G::NAME || cp.arch != arch.to_string() {
+                bail!(
+                    "{} holds a {} {} run, not {} {}",
+                    path.display(),
+                    cp.game,
+                    cp.arch,
+                    G::NAME,
+                    arch
+                );
+            }
+            if cp.settings != config.fingerprint() {
+                bail!(
+                    "{} was written with other settings:\n  {}\nnow:\n  {}",
+                    path.display(),
+                    cp.settings,
+                    config.fingerprint()
+                );
+            }
+            let mut net = FloatNet::new(arch, config.seed);
+            net.params.clone_from(&cp.params);
+            let mut opt = AdamW::new(net.layout.total, config.weight_decay);
+            opt.m.clone_from(&cp.adam_m);
+            opt.v.clone_from(&cp.adam_v);
+            opt.step = cp.adam_step;
+            eprintln!(
+                "tuner: resuming from {} at superbatch {}",
+                path.display(),
+                cp.superbatch
+            );
+            (net, opt, cp)
+        }
+        None => {
+            let net = FloatNet::new(arch, config.seed);
+            let opt = AdamW::new(net.layout.total, config.weight_decay);
+            let cp = Checkpoint {
+                magic: Checkpoint::new_magic(),
+                game: G::NAME.to_string(),
+                arch: arch.to_string(),
+                settings: config.fingerprint(),
+                params: Vec::new(),
+                adam_m: Vec::new(),
+                adam_v: Vec::new(),
+                adam_step: 0,
+                superbatch: 0,
+                stream: StreamPosition::default(),
+                curve: Vec::new(),
+            };
+            (net, opt, cp)
+        }
+    };
+    let mut trainer = Trainer::new(net, optimizer, config.threads);
+    let mut stream = BatchStream::<G>::new(&games, config.filter, blend, config.seed, state.stream);
+    let mut batch = Batch::new();
+
+    let total_batches = config.superbatches as u64 * config.batches_per_superbatch as u64;
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(total_batches);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} batches {msg} ETA {eta}")
+                .expect("valid template"),
+        );
+        bar.set_position(state.superbatch as u64 * config.batches_per_superbatch as u64);
+        bar
+    });
+    let started = Instant::now();
+    let mut positions = 0u64;
+    let mut train_seconds = 0.0f64;
+    while state.superbatch < config.superbatches {
+        let lr = config.schedule.rate(state.superbatch, config.superbatches);
+        stream.discard_pool();
+        let mut loss_sum = 0.0f64;
+        for _ in 0..config.batches_per_superbatch {
+            if !stream.next_batch(&mut batch, config.batch_size) {
+                bail!("the data holds no usable position (check the filter)");
+            }
+            let t = Instant::now();
+            loss_sum += trainer.step(&batch, lr) as f64;
+            train_seconds += t.elapsed().as_secs_f64();
+            positions += batch.len() as u64;
+            if let Some(bar) = &bar {
+                bar.inc(1);
+                bar.set_message(format!(
+                    "{:.0} pos/s",
+                    positions as f64 / started.elapsed().as_secs_f64()
+                ));
+            }
+        }
+        state.superbatch += 1;
+        let train_loss = (loss_sum / config.batches_per_superbatch as f64) as f32;
+        let val_loss = mean_loss(&trainer.net, &val);
+        state.curve.push(CurvePoint {
+            superbatch: state.superbatch,
+            step: trainer.optimizer.step,
+            train_loss,
+            val_loss,
+            lr,
+        });
+        let line = format!(
+            "superbatch {}/{}: train loss {train_loss:.6}, val loss {val_loss:.6}, lr {lr:.2e}, {:.0} positions/s (training step {:.0}/s)",
+            state.superbatch,
+            config.superbatches,
+            positions as f64 / started.elapsed().as_secs_f64(),
+            positions as f64 / train_seconds.max(1e-9)
+        );
+        match &bar {
+            Some(bar) => bar.println(line),
+            None => eprintln!("tuner: {line}"),
+        }
+        state.stream = stream.position();
+        if state.superbatch % config.save_every.max(1) == 0
+            || state.superbatch == config.superbatches
+        {
+            state.params.clone_from(&trainer.net.params);
+            state.adam_m.clone_from(&trainer.optimizer.m);
+            state.adam_v.clone_from(&trainer.optimizer.v);
+            state.adam_step = trainer.optimizer.step;
+            state.save(&own_checkpoint)?;
+            plot_curves(&config.out, &state.curve, &config.name)?;
+        }
+    }
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let (bytes, report) = quantize(&trainer.net, &config.name);
+    let path = net_path(&config.out, &config.name);
+    std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+    eprintln!(
+        "tuner: wrote {} ({} of {} weights clipped in quantization)",
+        path.display(),
+        report.clipped,
+        report.total
+    );
+    Ok(state)
+}
+
+/// Rebuilds the float network saved in a checkpoint.
+pub fn net_from_checkpoint<G: NnueGame>(cp: &Checkpoint) -> Result<FloatNet> {
+    if cp.game != G::NAME || cp.arch != G::ARCH.to_string() {
+        bail!(
+            "checkpoint holds a {} {} net, not {}",
+            cp.game,
+            cp.arch,
+            G::NAME
+        );
+    }
+    let mut net = FloatNet::new(G::ARCH, 0);
+    if cp.params.len() != net.layout.total {
+        bail!(
+            "checkpoint has {} weights, the architecture {}",
+            cp.params.len(),
+            net.layout.total
+        );
+    }
+    net.params.clone_from(&cp.params);
+    Ok(net)
+}
