@@ -6,6 +6,7 @@
 //! perspective whose king key changed on the way is rebuilt from the refresh cache instead. All
 //! memory is allocated once in `new`; `reset`, `push`, `pop` and `evaluate` never allocate.
 
+use super::aligned_buffer::AlignedBuffer;
 use super::features::{FeatureChanges, NnueGame, MAX_ACTIVE, MAX_CHANGED};
 use super::format::NetFormatError;
 use super::network::Network;
@@ -39,7 +40,7 @@ pub struct NnueEval<G: NnueGame> {
     level: SimdLevel,
     l1: usize,
     /// `[STACK_PLIES + 1][2][l1]`: node, perspective, values.
-    accumulators: Vec<i16>,
+    accumulators: AlignedBuffer,
     nodes: Vec<Node<G::Delta>>,
     /// Index of the current node.
     depth: usize,
@@ -47,7 +48,7 @@ pub struct NnueEval<G: NnueGame> {
     overflow: usize,
     cache: RefreshCache<G>,
     /// Accumulators of a node beyond the stack (`[2][l1]`).
-    spill: Vec<i16>,
+    spill: AlignedBuffer,
 }
 
 impl<G: NnueGame> NnueEval<G> {
@@ -63,12 +64,12 @@ impl<G: NnueGame> NnueEval<G> {
         Ok(Self {
             level: SimdLevel::detected(),
             l1,
-            accumulators: vec![0; (STACK_PLIES + 1) * 2 * l1],
+            accumulators: AlignedBuffer::zeroed((STACK_PLIES + 1) * 2 * l1),
             nodes: vec![Node::default(); STACK_PLIES + 1],
             depth: 0,
             overflow: 0,
             cache: RefreshCache::new(&net),
-            spill: vec![0; 2 * l1],
+            spill: AlignedBuffer::zeroed(2 * l1),
             net,
         })
     }
@@ -105,7 +106,7 @@ impl<G: NnueGame> NnueEval<G> {
         loop {
             if i == 0 || self.nodes[i].king_keys[p] != self.nodes[i - 1].king_keys[p] {
                 let start = self.offset(cur, p);
-                let dst = &mut self.accumulators[start..start + self.l1];
+                let dst = &mut self.accumulators.as_mut_slice()[start..start + self.l1];
                 let key = self
                     .cache
                     .refresh(&self.net, self.level, pos, perspective, dst);
@@ -128,7 +129,7 @@ impl<G: NnueGame> NnueEval<G> {
                 &mut changes,
             );
             let (parent_at, child_at) = (self.offset(j - 1, p), self.offset(j, p));
-            let (before, after) = self.accumulators.split_at_mut(child_at);
+            let (before, after) = self.accumulators.as_mut_slice().split_at_mut(child_at);
             let src = &before[parent_at..parent_at + self.l1];
             let dst = &mut after[..self.l1];
             apply_changes(
@@ -154,17 +155,17 @@ impl<G: NnueGame> NnueEval<G> {
     /// buffer) and returns them, First's perspective first.
     fn current(&mut self, pos: &G) -> (&[i16], &[i16]) {
         if self.off_stack(pos) {
-            let (first, second) = self.spill.split_at_mut(self.l1);
+            let (first, second) = self.spill.as_mut_slice().split_at_mut(self.l1);
             self.cache
                 .refresh(&self.net, self.level, pos, Side::First, first);
             self.cache
                 .refresh(&self.net, self.level, pos, Side::Second, second);
-            return self.spill.split_at(self.l1);
+            return self.spill.as_slice().split_at(self.l1);
         }
         self.materialise(pos, Side::First);
         self.materialise(pos, Side::Second);
         let at = self.offset(self.depth, 0);
-        self.accumulators[at..at + 2 * self.l1].split_at(self.l1)
+        self.accumulators.as_slice()[at..at + 2 * self.l1].split_at(self.l1)
     }
 
     /// The current node's accumulators (First's perspective, Second's), materialised for `pos`,
@@ -219,10 +220,10 @@ impl<G: NnueGame> Evaluator<G> for NnueEval<G> {
         let spilled = self.off_stack(pos);
         self.current(pos);
         let pair = if spilled {
-            &self.spill[..]
+            self.spill.as_slice()
         } else {
             let at = self.offset(self.depth, 0);
-            &self.accumulators[at..at + 2 * self.l1]
+            &self.accumulators.as_slice()[at..at + 2 * self.l1]
         };
         let (first, second) = pair.split_at(self.l1);
         let (us, them) = match pos.side_to_move() {

@@ -2,6 +2,7 @@
 //! the tuner), the net file format, loading (memory-mapped or embedded), the SIMD kernels, the
 //! incremental evaluator, the classical/NNUE switch the protocols use, and the `eval` report.
 
+mod aligned_buffer;
 pub mod arch;
 pub mod chess_features;
 pub mod embedded;
