@@ -110,7 +110,10 @@ fn trained_nets_load_in_the_engine_and_killed_runs_resume_exactly() {
     child.kill().unwrap();
     child.wait().unwrap();
     let saved = tuner::checkpoint::Checkpoint::load(&checkpoint).unwrap();
-    assert!(saved.superbatch < 12, "the run was killed before it finished");
+    assert!(
+        saved.superbatch < 12,
+        "the run was killed before it finished"
+    );
     let status = Command::new(TUNER)
         .args(train_args(&data, &killed))
         .status()
