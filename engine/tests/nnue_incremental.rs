@@ -270,3 +270,23 @@ fn a_net_of_the_other_game_is_refused() {
     let err = NnueEval::<sente::chess::Position>::new(shogi_net()).unwrap_err();
     assert!(err.to_string().contains("chess"), "{err}");
 }
+
+#[test]
+fn a_position_that_was_not_pushed_still_gets_its_own_evaluation() {
+    let net = shogi_net();
+    let mut eval = NnueEval::<sente::shogi::Position>::new(Arc::clone(&net)).unwrap();
+    let positions: Vec<sente::shogi::Position> = SHOGI_STARTS
+        .iter()
+        .map(|s| sente::shogi::Position::from_text(s).unwrap())
+        .collect();
+    // Without any reset, then in the middle of a line: each evaluation is the position's own.
+    for pos in &positions {
+        check_against_reference(&mut eval, &net, pos);
+    }
+    eval.reset(&positions[0]);
+    let mut child = positions[0];
+    child.make_move(legal(&child)[0]);
+    eval.push(&child);
+    check_against_reference(&mut eval, &net, &positions[1]);
+    check_against_reference(&mut eval, &net, &child);
+}

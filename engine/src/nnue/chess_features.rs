@@ -8,8 +8,9 @@
 //! - a feature is `bucket * 768 + colour * 384 + kind * 64 + square`, colour 0 for the
 //!   perspective's own pieces and 1 for the opponent's, kind pawn..king as `PieceKind`;
 //! - the king bucket comes from the perspective's (flipped, mirrored) king square:
-//!   0 = back rank on files g–h (castled short, or long after the mirror),
-//!   1 = back rank on files e–f (uncastled), 2 = second or third rank, 3 = anywhere further up;
+//!   0 = back rank on files f–h (a castled king: short, or long after the mirror),
+//!   1 = back rank on file e (a king on its home square, d or e), 2 = second or third rank,
+//!   3 = anywhere further up;
 //! - the king key is `mirror * 4 + bucket` (8 keys: the refresh cache holds one accumulator each).
 //!
 //! Output bucket: `(pieces on the board − 2) / 4`, clamped to 0..7.
@@ -49,7 +50,7 @@ pub const fn king_key_for(perspective: Side, king_sq: Square) -> usize {
     let mirror = file_of(rel) < 4;
     let rel = if mirror { rel ^ 7 } else { rel };
     let bucket = match rank_of(rel) {
-        0 if file_of(rel) >= 6 => 0,
+        0 if file_of(rel) >= 5 => 0,
         0 => 1,
         1 | 2 => 2,
         _ => 3,
@@ -208,8 +209,9 @@ mod tests {
     #[test]
     fn king_keys_follow_the_documented_buckets_and_mirror() {
         let sq = |name: &str| crate::chess::types::parse_square(name).unwrap();
-        // White: g1 castled, e1 home, e2 second rank, e5 up the board; files a-d mirror.
+        // White: g1 / f1 castled, e1 home, f3 low, h5 up the board; files a-d mirror.
         assert_eq!(king_key_for(Side::First, sq("g1")), 0);
+        assert_eq!(king_key_for(Side::First, sq("f1")), 0);
         assert_eq!(king_key_for(Side::First, sq("e1")), 1);
         assert_eq!(king_key_for(Side::First, sq("f3")), 2);
         assert_eq!(king_key_for(Side::First, sq("h5")), 3);

@@ -6,6 +6,7 @@
 //! perspective whose king key changed on the way is rebuilt from the refresh cache instead. All
 //! memory is allocated once in `new`; `reset`, `push`, `pop` and `evaluate` never allocate.
 
+use super::aligned_buffer::AlignedBuffer;
 use super::features::{FeatureChanges, NnueGame, MAX_ACTIVE, MAX_CHANGED};
 use super::format::NetFormatError;
 use super::network::Network;
@@ -39,7 +40,7 @@ pub struct NnueEval<G: NnueGame> {
     level: SimdLevel,
     l1: usize,
     /// `[STACK_PLIES + 1][2][l1]`: node, perspective, values.
-    accumulators: Vec<i16>,
+    accumulators: AlignedBuffer,
     nodes: Vec<Node<G::Delta>>,
     /// Index of the current node.
     depth: usize,
@@ -47,7 +48,7 @@ pub struct NnueEval<G: NnueGame> {
     overflow: usize,
     cache: RefreshCache<G>,
     /// Accumulators of a node beyond the stack (`[2][l1]`).
-    spill: Vec<i16>,
+    spill: AlignedBuffer,
 }
 
 impl<G: NnueGame> NnueEval<G> {
@@ -63,12 +64,12 @@ impl<G: NnueGame> NnueEval<G> {
         Ok(Self {
             level: SimdLevel::detected(),
             l1,
-            accumulators: vec![0; (STACK_PLIES + 1) * 2 * l1],
+            accumulators: AlignedBuffer::zeroed((STACK_PLIES + 1) * 2 * l1),
             nodes: vec![Node::default(); STACK_PLIES + 1],
             depth: 0,
             overflow: 0,
             cache: RefreshCache::new(&net),
-            spill: vec![0; 2 * l1],
+            spill: AlignedBuffer::zeroed(2 * l1),
             net,
         })
     }
@@ -105,7 +106,7 @@ impl<G: NnueGame> NnueEval<G> {
         loop {
             if i == 0 || self.nodes[i].king_keys[p] != self.nodes[i - 1].king_keys[p] {
                 let start = self.offset(cur, p);
-                let dst = &mut self.accumulators[start..start + self.l1];
+                let dst = &mut self.accumulators.as_mut_slice()[start..start + self.l1];
                 let key = self
                     .cache
                     .refresh(&self.net, self.level, pos, perspective, dst);
@@ -128,7 +129,7 @@ impl<G: NnueGame> NnueEval<G> {
                 &mut changes,
             );
             let (parent_at, child_at) = (self.offset(j - 1, p), self.offset(j, p));
-            let (before, after) = self.accumulators.split_at_mut(child_at);
+            let (before, after) = self.accumulators.as_mut_slice().split_at_mut(child_at);
             let src = &before[parent_at..parent_at + self.l1];
             let dst = &mut after[..self.l1];
             apply_changes(
@@ -143,25 +144,32 @@ impl<G: NnueGame> NnueEval<G> {
         }
     }
 
-    /// Materialises both accumulators of the current node (beyond the stack: into the spill
+    /// Whether `pos` is not the current stack node: beyond the stack, or a caller that evaluates
+    /// a position it did not push (then the refresh cache still gives the right answer).
+    #[inline]
+    fn off_stack(&self, pos: &G) -> bool {
+        self.overflow > 0 || self.nodes[self.depth].hash != pos.hash()
+    }
+
+    /// Materialises both accumulators of the current node (off the stack: into the spill
     /// buffer) and returns them, First's perspective first.
     fn current(&mut self, pos: &G) -> (&[i16], &[i16]) {
-        if self.overflow > 0 {
-            let (first, second) = self.spill.split_at_mut(self.l1);
+        if self.off_stack(pos) {
+            let (first, second) = self.spill.as_mut_slice().split_at_mut(self.l1);
             self.cache
                 .refresh(&self.net, self.level, pos, Side::First, first);
             self.cache
                 .refresh(&self.net, self.level, pos, Side::Second, second);
-            return self.spill.split_at(self.l1);
+            return self.spill.as_slice().split_at(self.l1);
         }
         self.materialise(pos, Side::First);
         self.materialise(pos, Side::Second);
         let at = self.offset(self.depth, 0);
-        self.accumulators[at..at + 2 * self.l1].split_at(self.l1)
+        self.accumulators.as_slice()[at..at + 2 * self.l1].split_at(self.l1)
     }
 
     /// The current node's accumulators (First's perspective, Second's), materialised for `pos`,
-    /// which must be the position last pushed (or the root). For tests and diagnostics.
+    /// normally the position last pushed (or the root). For tests and diagnostics.
     pub fn accumulators(&mut self, pos: &G) -> (Vec<i16>, Vec<i16>) {
         let (first, second) = self.current(pos);
         (first.to_vec(), second.to_vec())
@@ -209,16 +217,13 @@ impl<G: NnueGame> Evaluator<G> for NnueEval<G> {
     }
 
     fn evaluate(&mut self, pos: &G) -> i32 {
-        debug_assert!(
-            self.overflow > 0 || self.nodes[self.depth].hash == pos.hash(),
-            "evaluate() on a position other than the last pushed one"
-        );
+        let spilled = self.off_stack(pos);
         self.current(pos);
-        let pair = if self.overflow > 0 {
-            &self.spill[..]
+        let pair = if spilled {
+            self.spill.as_slice()
         } else {
             let at = self.offset(self.depth, 0);
-            &self.accumulators[at..at + 2 * self.l1]
+            &self.accumulators.as_slice()[at..at + 2 * self.l1]
         };
         let (first, second) = pair.split_at(self.l1);
         let (us, them) = match pos.side_to_move() {
@@ -233,20 +238,31 @@ impl<G: NnueGame> Evaluator<G> for NnueEval<G> {
 }
 
 /// Evaluates `pos` from scratch: both accumulators summed from the active features, no cache, no
-/// deltas. The reference the incremental evaluator is tested against, and the "full refresh"
-/// of the benchmarks. Allocates its two accumulators.
+/// deltas. The reference the incremental evaluator is tested against. Allocates its two
+/// accumulators; `evaluate_from_scratch_in` reuses a buffer.
 pub fn evaluate_from_scratch<G: NnueGame>(net: &Network, level: SimdLevel, pos: &G) -> i32 {
+    evaluate_from_scratch_in(net, level, pos, &mut Vec::new())
+}
+
+/// `evaluate_from_scratch` with the accumulators in `buffer` (resized to `2 × l1` once): the
+/// "full refresh" of the benchmarks and of the tuner's checks.
+pub fn evaluate_from_scratch_in<G: NnueGame>(
+    net: &Network,
+    level: SimdLevel,
+    pos: &G,
+    buffer: &mut Vec<i16>,
+) -> i32 {
     let l1 = net.arch().l1;
-    let mut acc = vec![0i16; 2 * l1];
+    buffer.resize(2 * l1, 0);
     let mut features = [0u32; MAX_ACTIVE];
     for (perspective, dst) in [Side::First, Side::Second]
         .into_iter()
-        .zip(acc.chunks_exact_mut(l1))
+        .zip(buffer.chunks_exact_mut(l1))
     {
         let n = pos.active_features(perspective, &mut features);
         apply_changes(net, level, dst, net.ft_bias(), &features[..n], &[]);
     }
-    let (first, second) = acc.split_at(l1);
+    let (first, second) = buffer.split_at(l1);
     let (us, them) = match pos.side_to_move() {
         Side::First => (first, second),
         Side::Second => (second, first),

@@ -2,6 +2,7 @@
 //! the tuner), the net file format, loading (memory-mapped or embedded), the SIMD kernels, the
 //! incremental evaluator, the classical/NNUE switch the protocols use, and the `eval` report.
 
+mod aligned_buffer;
 pub mod arch;
 pub mod chess_features;
 pub mod embedded;
@@ -18,7 +19,7 @@ pub mod simd;
 
 pub use arch::{Activation, Architecture};
 pub use embedded::default_network;
-pub use evaluator::{evaluate_from_scratch, NnueEval};
+pub use evaluator::{evaluate_from_scratch, evaluate_from_scratch_in, NnueEval};
 pub use features::{FeatureChanges, FeatureList, NnueGame, MAX_ACTIVE, MAX_CHANGED};
 pub use format::NetFormatError;
 pub use game_eval::GameEval;

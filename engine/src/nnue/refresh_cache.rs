@@ -2,6 +2,7 @@
 //! the piece snapshot it was computed for. Rebuilding a perspective after its king key changed
 //! costs only the difference between that snapshot and the current pieces, not a full refresh.
 
+use super::aligned_buffer::AlignedBuffer;
 use super::features::{FeatureChanges, NnueGame, MAX_ACTIVE};
 use super::network::Network;
 use super::simd::{self, SimdLevel};
@@ -11,6 +12,7 @@ use crate::game::Side;
 const ROWS_PER_PASS: usize = 8;
 
 /// Fills `rows` with the weight rows of pass `pass` over `features`; returns how many.
+#[inline]
 fn rows_of_pass<'n>(
     net: &'n Network,
     features: &[u32],
@@ -58,7 +60,7 @@ pub(crate) fn apply_changes(
 #[derive(Clone, Debug)]
 pub(crate) struct RefreshCache<G: NnueGame> {
     l1: usize,
-    accumulators: Vec<i16>,
+    accumulators: AlignedBuffer,
     snapshots: Vec<G::Snapshot>,
     changes: Box<FeatureChanges<MAX_ACTIVE>>,
 }
@@ -68,9 +70,9 @@ impl<G: NnueGame> RefreshCache<G> {
     pub(crate) fn new(net: &Network) -> Self {
         let l1 = net.arch().l1;
         let entries = 2 * G::KING_KEYS;
-        let mut accumulators = Vec::with_capacity(entries * l1);
-        for _ in 0..entries {
-            accumulators.extend_from_slice(net.ft_bias());
+        let mut accumulators = AlignedBuffer::zeroed(entries * l1);
+        for entry in accumulators.as_mut_slice().chunks_exact_mut(l1) {
+            entry.copy_from_slice(net.ft_bias());
         }
         Self {
             l1,
@@ -100,7 +102,7 @@ impl<G: NnueGame> RefreshCache<G> {
             key,
             &mut self.changes,
         );
-        let entry = &mut self.accumulators[slot * self.l1..(slot + 1) * self.l1];
+        let entry = &mut self.accumulators.as_mut_slice()[slot * self.l1..(slot + 1) * self.l1];
         apply_changes(
             net,
             level,

@@ -300,7 +300,7 @@ mod tests {
 
     #[test]
     fn hand_features_fill_their_block_exactly() {
-        let mut seen = vec![false; 2 * SHOGI_HAND_FEATURES];
+        let mut seen = [false; 2 * SHOGI_HAND_FEATURES];
         for owner in [Side::First, Side::Second] {
             for kind in PieceKind::HAND {
                 for k in 1..=SHOGI_HAND_MAX[kind.index()] {
