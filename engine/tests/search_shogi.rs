@@ -100,15 +100,24 @@ fn byoyomi_is_used_but_not_exceeded() {
         }),
         ..Limits::default()
     };
-    let mut s = Searcher::new(ClassicalEval::default());
-    let started = Instant::now();
-    let (result, _) = run(&mut s, &root, &limits);
-    let elapsed = started.elapsed().as_millis();
-    assert!(
-        (200..=300).contains(&elapsed),
-        "{elapsed} ms of a 300 ms byoyomi"
-    );
-    assert!(result.best.is_some_and(|m| root.is_legal_move(m)));
+    // A second attempt absorbs one unlucky descheduling on an overloaded test machine.
+    let mut timings = Vec::new();
+    for _ in 0..2 {
+        let mut s = Searcher::new(ClassicalEval::default());
+        let started = Instant::now();
+        let (result, _) = run(&mut s, &root, &limits);
+        let elapsed = started.elapsed().as_millis();
+        assert!(
+            elapsed >= 200,
+            "gave up early: {elapsed} ms of a 300 ms byoyomi"
+        );
+        assert!(result.best.is_some_and(|m| root.is_legal_move(m)));
+        timings.push(elapsed);
+        if elapsed <= 300 {
+            return;
+        }
+    }
+    panic!("300 ms byoyomi overrun twice: {timings:?} ms");
 }
 
 #[test]
