@@ -350,7 +350,31 @@ impl Position {
         self.side = us.flip();
         self.hash ^= KEYS.white_to_move;
         self.ply += 1;
-        self.checkers = self.attackers_to(us, self.king_square(us.flip()), self.occupied());
+        self.checkers = self.checkers_after(m);
+    }
+
+    /// The pieces of the side that just played `m` that now attack the other king: the moved
+    /// piece directly, and sliders uncovered on the line through the square it left. (Nothing
+    /// else can: the other king was not in check before the move.)
+    #[inline]
+    fn checkers_after(&self, m: Move) -> Bitboard {
+        let mover = self.side.flip();
+        let ksq = self.king_square(self.side);
+        let to = m.to();
+        let occ = self.occupied();
+        let mut checkers = Bitboard::EMPTY;
+        if piece_attacks(mover, self.board[to].kind(), to, occ).has(ksq) {
+            checkers = Bitboard::from_square(to);
+        }
+        if !m.is_drop() && line_through(ksq, m.from()).any() {
+            let own = self.by_side[mover as usize];
+            checkers |= ((lance_attacks(self.side, ksq, occ)
+                & self.by_kind[PieceKind::Lance as usize])
+                | (bishop_attacks(ksq, occ) & self.bishop_movers())
+                | (rook_attacks(ksq, occ) & self.rook_movers()))
+                & own;
+        }
+        checkers
     }
 
     /// Passes (only when not in check).
