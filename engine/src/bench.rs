@@ -10,8 +10,13 @@ use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
 use std::io::Write;
 use std::time::Instant;
 
-/// Depth used when none is given.
-pub const DEFAULT_BENCH_DEPTH: u32 = 10;
+/// Depth used when none is given: a few seconds per game.
+pub fn default_bench_depth(game: &str) -> u32 {
+    match game {
+        "shogi" => 8,
+        _ => 10,
+    }
+}
 /// Hash size of bench searches.
 const BENCH_HASH_MB: usize = 16;
 
@@ -133,7 +138,20 @@ pub fn run_bench(
     depth: Option<u32>,
     out: &mut dyn Write,
 ) -> Result<BenchSummary, BenchError> {
-    let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH).max(1);
-    let _ = (depth, out);
-    Err(BenchError::UnknownGame(game.to_string()))
+    let depth = depth.unwrap_or_else(|| default_bench_depth(game)).max(1);
+    match game {
+        "chess" => bench_positions::<crate::chess::Position, _>(
+            positions::CHESS,
+            crate::chess::ClassicalEval::default(),
+            depth,
+            out,
+        ),
+        "shogi" => bench_positions::<crate::shogi::Position, _>(
+            positions::SHOGI,
+            crate::shogi::ClassicalEval::default(),
+            depth,
+            out,
+        ),
+        _ => Err(BenchError::UnknownGame(game.to_string())),
+    }
 }

@@ -1,6 +1,100 @@
 //! The `sente` binary: with no arguments it speaks UCI, CECP or USI on stdin/stdout (the first
 //! command picks the protocol); subcommands run developer tools (perft, bench).
 
-fn main() {
-    println!("Sente {}", env!("CARGO_PKG_VERSION"));
+use clap::{Parser, Subcommand};
+use sente::game::Game;
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "sente",
+    version,
+    about = "Sente: a chess and shogi engine (UCI, CECP, USI)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Counts the leaves of the legal move tree, per root move, to DEPTH plies.
+    Perft {
+        depth: u32,
+        /// `startpos` (chess, the default), `shogi`, a FEN, or an SFEN (nine ranks).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        position: Vec<String>,
+    },
+    /// Fixed-depth searches over built-in positions: node total (a search signature) and nps.
+    Bench {
+        /// `chess` or `shogi`; both when left out.
+        game: Option<String>,
+        /// Search depth (the bench's default when left out).
+        depth: Option<u32>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            sente::protocol::run_stdio::<sente::chess::Position, sente::shogi::Position>();
+            ExitCode::SUCCESS
+        }
+        Some(Command::Perft { depth, position }) => perft(depth, &position.join(" ")),
+        Some(Command::Bench { game, depth }) => bench(game.as_deref(), depth),
+    }
+}
+
+fn bench(game: Option<&str>, depth: Option<u32>) -> ExitCode {
+    let games = match game {
+        Some(game) => vec![game],
+        None => vec!["chess", "shogi"],
+    };
+    let mut out = std::io::stdout().lock();
+    for game in games {
+        if let Err(error) = sente::bench::run_bench(game, depth, &mut out) {
+            eprintln!("sente bench: {error}");
+            return ExitCode::from(2);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn perft(depth: u32, position: &str) -> ExitCode {
+    let text = position.trim();
+    let board_field = text.split_whitespace().next().unwrap_or("");
+    let is_shogi = text == "shogi" || board_field.matches('/').count() == 8;
+    let result = if is_shogi {
+        run_perft::<sente::shogi::Position>(depth, text, "shogi")
+    } else {
+        run_perft::<sente::chess::Position>(depth, text, "startpos")
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("sente perft: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_perft<G: Game>(depth: u32, text: &str, start_word: &str) -> Result<(), String> {
+    let pos = if text.is_empty() || text == start_word {
+        G::startpos()
+    } else {
+        G::from_text(text).map_err(|e| format!("bad position '{text}': {e}"))?
+    };
+    let started = std::time::Instant::now();
+    let mut out = std::io::stdout().lock();
+    let nodes = sente::perft::perft_divide(&pos, depth, &mut out).map_err(|e| e.to_string())?;
+    let seconds = started.elapsed().as_secs_f64();
+    let _ = writeln!(
+        out,
+        "Time: {:.3} s ({:.2} Mnps)",
+        seconds,
+        nodes as f64 / seconds.max(1e-9) / 1e6
+    );
+    Ok(())
 }

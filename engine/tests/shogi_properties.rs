@@ -123,6 +123,13 @@ fn is_legal_move_agrees_with_the_legal_list() {
             };
             let m = Move::from_bits(bits);
             assert_eq!(m.to_bits(), bits);
+            // Garbage must not panic in the cheap helpers either.
+            let _ = (
+                pos.format_move(m),
+                pos.format_move_cecp(m),
+                pos.moved_piece_slot(m),
+            );
+            assert!(Position::move_from_slot(m) < 128);
             assert_eq!(
                 pos.is_legal_move(m),
                 moves.contains(&m),

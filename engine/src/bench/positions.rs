@@ -1,5 +1,6 @@
 //! Built-in `sente bench` positions: varied, legal, from openings through middlegames to
-//! endgames. Chess positions come from well-known opening lines played out, then endings.
+//! endgames. Chess positions come from well-known opening lines played out, then endings;
+//! shogi positions from self-play games.
 
 /// Chess FENs (first: the start position).
 pub const CHESS: &[&str] = &[
@@ -48,4 +49,49 @@ pub const CHESS: &[&str] = &[
     "rnbq1rk1/ppp1bppp/4pn2/3p2B1/2PP4/2N1P3/PP3PPP/R2QKBNR w KQ - 1 6",
     "rnbqk1nr/pp3ppp/4p3/2ppP3/1b1P4/P1N5/1PP2PPP/R1BQKBNR b KQkq - 0 5",
     "rn1qkbnr/pp2pppp/2p5/3pPb2/3P4/5N2/PPP2PPP/RNBQKB1R b KQkq - 2 4",
+];
+
+/// Shogi SFENs (first: the start position), taken from engine self-play games on seeded openings
+/// at plies 12, 30, 55, 85 and 120: openings, middlegames and endgames with full hands.
+pub const SHOGI: &[&str] = &[
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "ln1gkg1nl/3srs1b1/ppp4pp/3pppp2/9/2PB2P2/PP1PPPNPP/L3RS3/1NSGKG2L b - 15",
+    "3gkg1nl/3sr2b1/l6pp/pppsp1p2/3N1p2P/2PP2P1L/PP2PPNP1/L2SRS3/2G1KG3 b NPb 33",
+    "2bg1g1nl/3s1k3/l+Rs4pp/pp3bp2/2pP1N2P/3nP1P1L/PP1S1P1P1/L4S3/2G1KG3 w 3Prnp 58",
+    "lnsg1k1nl/4r1gs1/pppppp1pp/b8/2P3p2/4B3P/PP1PPPPP1/3S1R3/LN1GKGSNL b - 15",
+    "ln2gk1nl/2s1r4/1ppp1psgp/p8/2P1p1p1P/1P3P3/1+bSPP1PP1/5RG2/LN1GK1SNL b BPp 33",
+    "4gk1nl/+B1s1r4/+Lpnp1p1g1/3l2s1P/4p1p2/1PpS1P3/1+p1PP1PP1/4R1GS1/1N1GK2NL w B3Pp 58",
+    "1s3k1nl/2P1g4/+Lp3p1g1/3p1rs1P/4pLp2/1P1P1P3/1+p4PP1/3+p1K3/1N3BSNL w BGSNPrg3p 88",
+    "2Sgnk1nl/2P6/+L+R1nPp1g1/2Bp4P/4p1p2/1P1PlK3/1+p4PP1/3NbS3/1+r4S+pL b 2Gs5p 123",
+    "ln1gkg1nl/3srs1b1/pppp1ppp1/9/4p3p/2P2P1P1/PP1PPSP1P/1B1SR4/LN1GKG1NL b - 15",
+    "ln1gkg1n1/8r/pppps2p1/5pp1l/7Sp/2P1S1PP1/PP1PS3P/4R4/LN1GKG1NL b BPb2p 33",
+    "ln2pk1n1/2g3g1r/ppppP+Sp2/5p1pl/8p/2P2SPP1/PPNP1BN1P/4R1S2/L2GK3L w BSgp 58",
+    "lnsgkg1nl/4r2s1/1ppp1p1pp/p3p1B2/9/2P6/PP1PPPPPP/4GR3/+bNSK1GSNL b Pl 15",
+    "ln2kg1nl/2gsr2s1/1ppp1p+bpp/p8/5B3/5P3/PP1PG1PPP/3K1RG2/1NS3SNL b LP3p 33",
+    "ln1k1g1nl/2g2r1s1/1pp2P1pp/3+bsR3/p2pp4/P8/1PNLG1PPP/2B3G2/2SK2SNL w 2P3p 58",
+    "ln1k1g1nl/2g2+P1s1/1ppp+P2pp/3L1R3/P2bp4/K1s6/pP2G1PPP/3+r5/1s4+bNL w GSN3Pp 88",
+    "lnsgkg1n1/4r2sl/pppp1p1pp/4p1p2/3B5/2P6/PP1+bPPPPP/1R3S3/LNSGK1GNL b p 15",
+    "ln1gkg1n1/2s1r3l/ppp2ps1p/3p+b1pp1/9/4BP2P/PPN1S1PPN/1R1S5/L2GK1G1L b P3p 33",
+    "l2gkg1n1/2s1r3l/pp4s2/2P2pppp/3B5/4pP2P/PP4PPN/L+b1S1S3/3K2G1L w G2N2Pr2p 58",
+    "l3kg1+B1/3g5/pp2r1sSl/2PN1pppp/9/2+r1pP2P/P5PPN/3S1S3/5KG1L w GN2Pbnl3p 88",
+    "lk7/9/pp6+R/4+Sp1+Bp/1+rP3p2/1bNSpP2P/P3n1PPN/5S3/5KG1L b GS2L2P2gn4p 123",
+    "ln1g1k1nl/3sr1gb1/ppppspppp/4p4/9/P1P5P/1P1PPPPPL/1B1SRS3/LN1GKG1N1 b - 15",
+    "1n3k1nl/l1gsr1g2/pppp1p1pp/4p1B2/3N5/P1P1PP2P/1P+s3PPL/Lb1SRS3/3GKG1N1 b Pp 33",
+    "1n1S1k1nl/l1gsr1g2/pp1p1p1pp/2p1P4/9/PP2RP2P/3+s2PPL/L8/3GK1SBg w BNPn3p 58",
+    "1n5+Rl/l1g3g2/pp1p1p1pp/2pk1n3/3s1P3/PP3B2P/4+p1PPL/Lg2S4/4K1g2 w BS2NPrs3p 88",
+    "1n2+R4/lkg6/pp3+P1pp/2p6/5s3/P+B6P/6PPL/g3S1p2/3PK2g1 b BG2S3N2L3Pr3p 123",
+    "ln1k1gsnl/1r1sg4/pppppp1pp/6p2/4B4/2P6/PP1PPPPPP/1S2RS3/LN1GKG1N+b b l 15",
+    "ln1k2s1+B/1r1sg1g2/ppppppl2/6pp1/8p/2P1P1P2/PP1P1n1PP/LS2RS3/1NKG1G1+b1 b Nlp 33",
+    "ln1k2g2/1r1sg2g1/pppppp3/1b4Lp1/8p/2PSP4/PP1PRGSPP/LS3P+b2/1NK6 w 2NLPp 58",
+    "ln1k5/1r1s1+N3/p1ppp2g1/1p2+bp1pl/8p/2P1P4/PP1P2GPP/LS2RP3/1NK6 w BGNPg2slp 88",
+    "lnk6/4+N3g/p1spp2g1/1ppl1p1pl/4Ps2p/5g1N1/PPPP+B1+pPP/LSR2P+s2/1NK6 b Rbgp 123",
+    "1n1gkgsnl/4r2b1/lpp1spppp/p2pp4/9/2P1P3P/PP1P1PPPL/1B1SRS3/LN1GKG1N1 b - 15",
+    "2bgkgsnl/9/n1pr1p1pp/pp1sp1p2/3p5/2PPP3P/PP2BPPPL/L2SRS3/3GKG1N1 b Ln 33",
+    "2bgkgsnl/3+B3n1/n1p3ppp/2sPp4/Lp1p5/2P1P1L1P/1PS2PPPL/4RS3/3GKG1N1 w R3P 58",
+    "2b3snl/2+R1k2n1/2pg2ppp/3Pp4/1p7/2Pp+b1L1P/1PS2PPPL/5R3/3GKG1N1 w SN3Pgslp 88",
+    "l2gkgsnl/3sr4/nppppp1pp/p5p2/P8/2P3P2/1P1PPP1PP/1S2RS1b1/LN1GKG1NL b B 15",
+    "3gkgsnl/1+L1sr4/2pppp1pp/6p2/4n3l/1pP1B1P2/1P1PPP1PP/1S2RS2+b/1N1GK1G2 b NL2P 33",
+    "1+L1gk2n+N/3srs3/2ppppg1p/7p1/9/2P1BLP2/NS1PPn+l2/1p1K4R/3G1G3 w BL6Psp 58",
+    "1+L1g3+N1/3sks+B2/+N1ppp4/5p1p1/4g4/+p1P3+s1p/3PPn+l2/3K1Lp2/3G1G2+R w RN7Pbsl 88",
+    "1+L5+N+B/3s1g3/+N1ppp4/4kN1p1/6N2/+p1P6/3PK1+l1+r/7P1/6+p2 b RG3SL7Pb2gl2p 123",
 ];

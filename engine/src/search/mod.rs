@@ -2,14 +2,17 @@
 //! transposition table and Lazy SMP threads. It never names a game.
 //!
 //! The protocol layer drives it through `Searcher::search`, a blocking call that it runs on its
-//! own thread; `SearchControl` stops it from outside. Helper threads are spawned (with large
-//! stacks) for each search; the calling thread runs the main worker, so it needs a stack of a
-//! few megabytes (the default 2 MB of a spawned thread is enough; 8 MB is comfortable).
+//! own thread; `SearchControl` stops it from outside. Every search thread, the main one
+//! included, is spawned with a large stack for the search's recursion; the calling thread only
+//! relays progress events to the `report` callback.
 
+pub mod alpha_beta;
 pub mod features;
 pub mod history;
 pub mod limits;
 pub mod ordering;
+pub mod pv;
+pub mod quiescence;
 pub mod report;
 pub mod strength;
 pub mod time;
@@ -29,8 +32,17 @@ use time::TimeManager;
 use tt::TranspositionTable;
 use worker::{MainThreadContext, SharedSearch, Worker};
 
-/// Stack size of helper search threads.
-const HELPER_STACK_BYTES: usize = 64 * 1024 * 1024;
+/// Stack size of search threads.
+const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Infinite and ponder searches answer only when told to (`stop`, or `ponderhit` for ponder).
+fn wait_for_stop_if_required<M>(limits: &Limits<M>, control: &SearchControl) {
+    while (limits.infinite || control.pondering.load(Ordering::Relaxed))
+        && !control.stop.load(Ordering::Relaxed)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
 
 /// Flags shared with the thread that started a search.
 #[derive(Debug, Default)]
@@ -111,6 +123,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         control: &SearchControl,
         report: &mut dyn FnMut(SearchEvent<G::Move>),
     ) -> SearchResult<G::Move> {
+        // The clock runs from the moment the search is asked for.
+        let mut time = TimeManager::new(
+            limits,
+            root.side_to_move(),
+            options.move_overhead_ms,
+            control.pondering.load(Ordering::Relaxed),
+        );
         let mut legal = G::Moves::default();
         root.generate_legal(&mut legal);
         if legal.is_empty() {
@@ -169,37 +188,62 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             mate_plies: limits.mate_in.map(|n| (2 * n as i32 - 1).max(1)),
             show_wdl: options.show_wdl,
         };
-        let mut time = TimeManager::new(
-            limits,
-            root.side_to_move(),
-            options.move_overhead_ms,
-            control.pondering.load(Ordering::Relaxed),
-        );
         let (main_worker, helpers) = self.workers.split_at_mut(1);
         let main_worker = &mut main_worker[0];
-        std::thread::scope(|scope| {
+        let reported_lines = options.multi_pv.max(1);
+        // The main worker runs on its own large-stack thread too, whatever the caller's stack;
+        // its events come back over a channel and are reported from the calling thread.
+        let (events, received) = std::sync::mpsc::channel();
+        let main_started = std::thread::scope(|scope| {
             for helper in helpers.iter_mut() {
                 let shared = &shared;
                 // A thread the system refuses to start just leaves the search with fewer helpers.
                 let _ = std::thread::Builder::new()
                     .name(format!("search-helper-{}", helper.id))
-                    .stack_size(HELPER_STACK_BYTES)
+                    .stack_size(SEARCH_STACK_BYTES)
                     .spawn_scoped(scope, move || helper.iterate(root, shared, None));
             }
+            let shared = &shared;
+            let time = &mut time;
+            let main_thread = std::thread::Builder::new()
+                .name("search-main".to_string())
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let mut forward = |event| {
+                        // The receiver lives until this thread ends.
+                        let _ = events.send(event);
+                    };
+                    let mut context = MainThreadContext {
+                        time,
+                        report: &mut forward,
+                        reported_lines,
+                    };
+                    main_worker.iterate(root, shared, Some(&mut context));
+                    wait_for_stop_if_required(limits, control);
+                    shared.abort.store(true, Ordering::Relaxed);
+                });
+            if main_thread.is_err() {
+                shared.abort.store(true, Ordering::Relaxed);
+                return false;
+            }
+            for event in received {
+                report(event);
+            }
+            true
+        });
+        if !main_started {
+            // No thread could be started: search on the caller's thread, alone.
+            let main_worker = &mut self.workers[0];
+            main_worker.prepare(root, history, &limits.search_moves);
+            shared.abort.store(false, Ordering::Relaxed);
             let mut context = MainThreadContext {
                 time: &mut time,
                 report,
-                reported_lines: options.multi_pv.max(1),
+                reported_lines,
             };
             main_worker.iterate(root, &shared, Some(&mut context));
-            // Infinite and ponder searches answer only when told to.
-            while (limits.infinite || control.pondering.load(Ordering::Relaxed))
-                && !control.stop.load(Ordering::Relaxed)
-            {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-            shared.abort.store(true, Ordering::Relaxed);
-        });
+            wait_for_stop_if_required(limits, control);
+        }
 
         let nodes = self.workers.iter().map(|w| w.nodes()).sum();
         let main_worker = &self.workers[0];
@@ -219,7 +263,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             chosen = strength::choose_near_best(&scores, s.margin_cp, seed);
         }
         let line = lines[chosen];
-        let pv = worker::legal_prefix(root, line.line());
+        let pv = pv::legal_prefix(root, line.line());
         SearchResult {
             best: Some(line.mv),
             ponder: pv.get(1).copied(),

@@ -3,7 +3,11 @@
 //! partial selection sort, so a cutoff after a few moves never pays for a full sort.
 
 use super::history::{HistoryTables, PieceTo};
-use crate::game::Game;
+use crate::game::{Game, GameMove};
+
+/// Moves handed out by selection before the rest of the list is sorted at once (most cutoffs
+/// come from the first few moves; a node that goes on usually looks at most of them).
+pub const SELECTION_PICKS: usize = 4;
 
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_NOISY: i32 = 1 << 24;
@@ -91,9 +95,47 @@ pub fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], from: usize) -> (
     (moves[from], scores[from])
 }
 
+/// Sorts `moves[from..]` (with their scores) by descending score, ties by move bits, using
+/// `keys` (at least as long as the list) as scratch space.
+pub fn sort_rest<M: GameMove>(moves: &mut [M], scores: &mut [i32], from: usize, keys: &mut [u64]) {
+    let n = moves.len().saturating_sub(from);
+    for k in 0..n {
+        let biased = (scores[from + k] as i64 - i32::MIN as i64) as u64;
+        keys[k] = biased << 16 | moves[from + k].to_bits() as u64;
+    }
+    keys[..n].sort_unstable_by(|a, b| b.cmp(a));
+    for k in 0..n {
+        moves[from + k] = M::from_bits(keys[k] as u16);
+        scores[from + k] = ((keys[k] >> 16) as i64 + i32::MIN as i64) as i32;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+    struct Bits(u16);
+
+    impl GameMove for Bits {
+        const NONE: Self = Bits(0);
+        fn to_bits(self) -> u16 {
+            self.0
+        }
+        fn from_bits(bits: u16) -> Self {
+            Bits(bits)
+        }
+    }
+
+    #[test]
+    fn sort_rest_orders_the_tail_and_keeps_pairs() {
+        let mut moves = [Bits(9), Bits(1), Bits(2), Bits(3), Bits(4)];
+        let mut scores = [100, -5, i32::MIN + 1, 1 << 30, -5];
+        let mut keys = [0u64; 5];
+        sort_rest(&mut moves, &mut scores, 1, &mut keys);
+        assert_eq!(moves, [Bits(9), Bits(3), Bits(4), Bits(1), Bits(2)]);
+        assert_eq!(scores, [100, 1 << 30, -5, -5, i32::MIN + 1]);
+    }
 
     #[test]
     fn pick_best_hands_out_in_descending_order_stably() {

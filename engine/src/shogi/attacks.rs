@@ -59,7 +59,8 @@ static KING: [[u128; SQUARES]; 2] = step_table(KING_STEPS);
 const LINE_DIRS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
 /// `[sq][line] = [lower ray, upper ray]`: the squares of the line with smaller / larger index.
-static RAYS: [[[u128; 2]; 4]; SQUARES] = {
+/// A `const` so the other tables' initialisers can read it; `RAYS` is its runtime copy.
+const RAYS_TABLE: [[[u128; 2]; 4]; SQUARES] = {
     let mut rays = [[[0u128; 2]; 4]; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
@@ -84,6 +85,8 @@ static RAYS: [[[u128; 2]; 4]; SQUARES] = {
     }
     rays
 };
+
+static RAYS: [[[u128; 2]; 4]; SQUARES] = RAYS_TABLE;
 
 /// Attacks along one line from a square: the nearest occupied square on each side, and the
 /// empty squares up to it.
@@ -129,8 +132,8 @@ static LINE: [[u128; SQUARES]; SQUARES] = {
     while a < SQUARES {
         let mut line = 0;
         while line < 4 {
-            let full = RAYS[a][line][0] | RAYS[a][line][1] | (1u128 << a);
-            let mut bits = RAYS[a][line][0] | RAYS[a][line][1];
+            let full = RAYS_TABLE[a][line][0] | RAYS_TABLE[a][line][1] | (1u128 << a);
+            let mut bits = RAYS_TABLE[a][line][0] | RAYS_TABLE[a][line][1];
             while bits != 0 {
                 let b = bits.trailing_zeros() as usize;
                 table[a][b] = full;
@@ -203,18 +206,29 @@ pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard(line_attacks(occ.0, &rays[2]) | line_attacks(occ.0, &rays[3]))
 }
 
+/// `[sq] = [rook lines, bishop lines]` through a square on an empty board.
+static PSEUDO: [[u128; 2]; SQUARES] = {
+    let mut table = [[0u128; 2]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let r = &RAYS_TABLE[sq];
+        table[sq][0] = r[0][0] | r[0][1] | r[1][0] | r[1][1];
+        table[sq][1] = r[2][0] | r[2][1] | r[3][0] | r[3][1];
+        sq += 1;
+    }
+    table
+};
+
 /// Rook lines through a square on an empty board.
 #[inline]
 pub fn rook_rays(sq: Square) -> Bitboard {
-    let r = &RAYS[sq];
-    Bitboard(r[0][0] | r[0][1] | r[1][0] | r[1][1])
+    Bitboard(PSEUDO[sq][0])
 }
 
 /// Bishop lines through a square on an empty board.
 #[inline]
 pub fn bishop_rays(sq: Square) -> Bitboard {
-    let r = &RAYS[sq];
-    Bitboard(r[2][0] | r[2][1] | r[3][0] | r[3][1])
+    Bitboard(PSEUDO[sq][1])
 }
 
 #[inline]
@@ -228,7 +242,7 @@ pub fn line_through(a: Square, b: Square) -> Bitboard {
 }
 
 /// Attacks of a piece of `kind` owned by `side` standing on `sq`, with occupancy `occ`.
-#[inline]
+#[inline(always)]
 pub fn piece_attacks(side: Side, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
     match kind {
         PieceKind::Pawn => pawn_attacks(side, sq),

@@ -12,7 +12,7 @@ use crate::movelist::MoveList;
 impl Position {
     /// Whether the legal move `m` gives check.
     pub fn move_gives_check(&self, m: Move) -> bool {
-        let us = self.side_to_move_inner();
+        let us = self.side_to_move_now();
         let them = us.flip();
         let eksq = self.king_square(them);
         let to = m.to();

@@ -121,7 +121,7 @@ impl Evaluator<Position> for ClassicalEval {
 
     fn evaluate(&mut self, pos: &Position) -> i32 {
         let black = self.params.evaluate_black(pos);
-        let score = match pos.side_to_move_inner() {
+        let score = match pos.side_to_move_now() {
             Side::First => black,
             Side::Second => -black,
         };

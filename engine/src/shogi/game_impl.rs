@@ -6,9 +6,7 @@ use super::position::Position;
 use super::sfen::{SfenError, STARTPOS_SFEN};
 use super::types::{KINDS, SQUARES};
 use super::ShogiMoves;
-use crate::game::{
-    EndReason, Game, GameMove, GameResult, HistoryEntry, MoveParseError, Outcome, Side,
-};
+use crate::game::{EndReason, Game, GameResult, HistoryEntry, MoveParseError, Outcome, Side};
 
 impl Game for Position {
     type Move = Move;
@@ -35,7 +33,7 @@ impl Game for Position {
 
     #[inline]
     fn side_to_move(&self) -> Side {
-        self.side_to_move_inner()
+        self.side_to_move_now()
     }
 
     #[inline]
@@ -114,11 +112,19 @@ impl Game for Position {
 
     #[inline]
     fn moved_piece_slot(&self, m: Move) -> usize {
-        let us = self.side_to_move_inner() as usize;
+        let us = self.side_to_move_now() as usize;
+        if !m.is_well_formed() {
+            return 0;
+        }
         if m.is_drop() {
             us * KINDS + m.drop_kind() as usize
         } else {
-            self.piece_on(m.from()).slot()
+            let pc = self.piece_on(m.from());
+            if pc.is_some() {
+                pc.slot()
+            } else {
+                0
+            }
         }
     }
 
@@ -154,8 +160,8 @@ impl Game for Position {
     }
 
     fn format_move(&self, m: Move) -> String {
-        if m == Move::NONE {
-            return "none".to_string();
+        if !m.is_well_formed() {
+            return format!("{m:?}");
         }
         Position::format_usi(m)
     }
@@ -165,8 +171,8 @@ impl Game for Position {
     }
 
     fn format_move_cecp(&self, m: Move) -> String {
-        if !m.is_some() {
-            return "none".to_string();
+        if !m.is_well_formed() {
+            return format!("{m:?}");
         }
         self.format_xboard(m)
     }
@@ -183,11 +189,11 @@ impl Position {
         if depth == 0 {
             return 1;
         }
+        if depth == 1 {
+            return self.count_legal();
+        }
         let mut moves = ShogiMoves::default();
         self.generate_into(&mut moves, false);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
         let mut total = 0;
         for &m in moves.as_slice() {
             let mut child = *self;

@@ -14,7 +14,7 @@ impl Position {
         if !m.is_well_formed() {
             return false;
         }
-        let us = self.side_to_move_inner();
+        let us = self.side_to_move_now();
         let them = us.flip();
         let to = m.to();
         let occ = self.occupied();

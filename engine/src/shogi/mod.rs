@@ -2,6 +2,13 @@
 //!
 //! `Position` implements `crate::game::Game` (Black/sente is `Side::First`); `Move` is the 16-bit
 //! move; `ClassicalEval` is the hand-written evaluator.
+//!
+//! Design: squares are `file * 9 + rank` in one `u128` bitboard (each file is 9 contiguous bits;
+//! every line has monotonic bit indices, so sliding attacks come from per-square line masks by
+//! the obstruction-difference trick, with no large tables). Lowest-bit pops and popcounts work
+//! on the 64-bit halves (measured cheaper: `cargo bench -p sente --bench shogi_bitboard`).
+//! Generation is fully legal (pins, evasions, uchifuzume) and generic over a `MoveSink`, so
+//! perft's last ply only counts. Rule settings (`ShogiRules`) live in the position.
 
 mod attacks;
 mod bitboard;

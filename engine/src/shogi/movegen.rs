@@ -82,15 +82,76 @@ pub fn files_of(pawns: Bitboard) -> Bitboard {
     Bitboard(out)
 }
 
+/// Where generated moves go: a move list, or a counter for bulk-counted perft leaves.
+pub trait MoveSink {
+    fn push(&mut self, m: Move);
+
+    /// One non-promoting move from `from` to each square of `dests`.
+    #[inline(always)]
+    fn push_plain(&mut self, from: Square, dests: Bitboard) {
+        for to in dests {
+            self.push(Move::board(from, to, false));
+        }
+    }
+
+    /// One non-promoting step to each square of `dests` from the square `offset` away.
+    #[inline(always)]
+    fn push_plain_shifted(&mut self, dests: Bitboard, offset: isize) {
+        for to in dests {
+            self.push(Move::board(to.wrapping_add_signed(offset), to, false));
+        }
+    }
+
+    /// One drop of `kind` on each square of `dests`.
+    #[inline(always)]
+    fn push_drops(&mut self, kind: PieceKind, dests: Bitboard) {
+        for to in dests {
+            self.push(Move::drop(kind, to));
+        }
+    }
+}
+
+impl<L: MoveList<Move>> MoveSink for L {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
+
+/// Counts moves instead of storing them.
+#[derive(Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn push(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn push_plain(&mut self, _from: Square, dests: Bitboard) {
+        self.0 += dests.count() as u64;
+    }
+
+    #[inline(always)]
+    fn push_plain_shifted(&mut self, dests: Bitboard, _offset: isize) {
+        self.0 += dests.count() as u64;
+    }
+
+    #[inline(always)]
+    fn push_drops(&mut self, _kind: PieceKind, dests: Bitboard) {
+        self.0 += dests.count() as u64;
+    }
+}
+
 /// Pushes the promotion variants of a board move that are legal (and wanted).
 #[inline(always)]
-fn push_board_move<L: MoveList<Move>>(
-    list: &mut L,
+fn push_board_move<S: MoveSink, const NOISY: bool>(
+    list: &mut S,
     us: Side,
     kind: PieceKind,
     from: Square,
     to: Square,
-    noisy: bool,
     capture: bool,
 ) {
     let zone = zone(us);
@@ -101,7 +162,7 @@ fn push_board_move<L: MoveList<Move>>(
     if dead_squares(us, kind).has(to) {
         return;
     }
-    if noisy {
+    if NOISY {
         // Quiescence: captures, and never a dominated non-promotion of pawn, bishop or rook.
         let dominated =
             can_promote && matches!(kind, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook);
@@ -112,24 +173,111 @@ fn push_board_move<L: MoveList<Move>>(
     list.push(Move::board(from, to, false));
 }
 
+/// What the per-piece generation needs to know about the position.
+struct GenContext {
+    us: Side,
+    occ: Bitboard,
+    enemy: Bitboard,
+    zone: Bitboard,
+    /// Destinations for ordinary moves (all but own pieces, evasion squares, or captures).
+    targets: Bitboard,
+    /// Destinations of a pawn, bishop or rook outside / inside the zone (noisy mode adds
+    /// quiet promotions).
+    promo_targets_outside: Bitboard,
+    promo_targets_inside: Bitboard,
+}
+
+impl GenContext {
+    /// Moves of all the given unpinned pieces of one promotable kind.
+    #[inline(always)]
+    fn promotable_kind<S: MoveSink, const NOISY: bool>(
+        &self,
+        list: &mut S,
+        kind: PieceKind,
+        pieces: Bitboard,
+    ) {
+        for from in pieces & self.zone {
+            self.promotable::<S, NOISY>(list, kind, from, true, Bitboard::ALL);
+        }
+        for from in pieces.and_not(self.zone) {
+            self.promotable::<S, NOISY>(list, kind, from, false, Bitboard::ALL);
+        }
+    }
+
+    /// Moves of a piece that may promote (pawn, lance, knight, silver, bishop, rook) standing
+    /// on `from`, restricted to `line` (a pin line, or everything).
+    #[inline(always)]
+    fn promotable<S: MoveSink, const NOISY: bool>(
+        &self,
+        list: &mut S,
+        kind: PieceKind,
+        from: Square,
+        from_in_zone: bool,
+        line: Bitboard,
+    ) {
+        let pbr = matches!(kind, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook);
+        let mask = if NOISY && pbr {
+            if from_in_zone {
+                self.promo_targets_inside
+            } else {
+                self.promo_targets_outside
+            }
+        } else {
+            self.targets
+        };
+        let dests = piece_attacks(self.us, kind, from, self.occ) & mask & line;
+        // Moves that can neither promote nor land on a dead square go out in bulk.
+        let special = if from_in_zone {
+            dests
+        } else {
+            dests & self.zone
+        };
+        list.push_plain(from, dests.and_not(special));
+        for to in special {
+            push_board_move::<S, NOISY>(list, self.us, kind, from, to, self.enemy.has(to));
+        }
+    }
+}
+
 impl Position {
     /// Appends legal moves to `list` (cleared first). With `noisy` and not in check: only
     /// captures, and promotions of pawn, bishop and rook (non-promotions of these are left out
     /// where promoting is possible). In check, `noisy` still gives every evasion.
     pub fn generate_into<L: MoveList<Move>>(&self, list: &mut L, noisy: bool) {
         list.clear();
-        let us = self.side_to_move_inner();
+        self.generate_moves(list, noisy);
+    }
+
+    /// Number of legal moves (perft leaves), counted without storing them.
+    pub fn count_legal(&self) -> u64 {
+        let mut counter = MoveCounter::default();
+        self.generate_moves(&mut counter, false);
+        counter.0
+    }
+
+    /// Sends the legal moves (or the noisy ones, see `generate_into`) to `list`.
+    #[inline(always)]
+    pub fn generate_moves<S: MoveSink>(&self, list: &mut S, noisy: bool) {
+        if noisy && self.checkers().is_empty() {
+            self.generate_with::<S, true>(list);
+        } else {
+            self.generate_with::<S, false>(list);
+        }
+    }
+
+    #[inline(always)]
+    fn generate_with<S: MoveSink, const NOISY: bool>(&self, list: &mut S) {
+        let us = self.side_to_move_now();
         let them = us.flip();
         let ksq = self.king_square(us);
         let occ = self.occupied();
         let own = self.pieces_of(us);
         let enemy = self.pieces_of(them);
         let checkers = self.checkers();
-        let noisy = noisy && checkers.is_empty();
 
         // King moves: the destination must not be attacked once the king has left its square.
         let occ_without_king = occ ^ Bitboard::from_square(ksq);
-        let king_dests = king_attacks(ksq) & if noisy { enemy } else { !own };
+        let king_dests = king_attacks(ksq) & if NOISY { enemy } else { !own };
         for to in king_dests {
             if !self.is_attacked_by(them, to, occ_without_king) {
                 list.push(Move::board(ksq, to, false));
@@ -143,55 +291,100 @@ impl Position {
             let checker = checkers.lsb();
             let block = between(ksq, checker);
             (block | checkers, block)
-        } else if noisy {
+        } else if NOISY {
             (enemy, Bitboard::EMPTY)
         } else {
             (!own, !occ)
         };
-        // In noisy mode pawns, bishops and rooks also go to empty squares where they promote.
-        let empty = !occ;
-        let promo_targets = if noisy {
-            targets | (empty & zone(us))
-        } else {
-            targets
+        let zone = zone(us);
+        let ctx = GenContext {
+            us,
+            occ,
+            enemy,
+            zone,
+            targets,
+            // Noisy mode: pawns, bishops and rooks also go to empty squares where they promote
+            // (from inside the zone that is every square).
+            promo_targets_outside: if NOISY {
+                targets | (!occ & zone)
+            } else {
+                targets
+            },
+            promo_targets_inside: if NOISY { targets | !occ } else { targets },
         };
         let pinned = self.king_blockers(us) & own;
+        let free = own.and_not(pinned);
 
         // Pawns, unpinned, all at once: a pawn's step is one bit toward its last rank.
-        let pawns = self.pieces(us, PieceKind::Pawn);
-        let free_pawns = pawns.and_not(pinned);
+        let free_pawns = self.pieces_kind(PieceKind::Pawn) & free;
         let pawn_steps = match us {
             Side::First => Bitboard(free_pawns.0 >> 1),
             Side::Second => Bitboard(free_pawns.0 << 1),
         };
-        for to in pawn_steps & promo_targets {
+        let pawn_dests = pawn_steps & ctx.promo_targets_outside;
+        let pawn_plain = pawn_dests.and_not(zone);
+        match us {
+            Side::First => list.push_plain_shifted(pawn_plain, 1),
+            Side::Second => list.push_plain_shifted(pawn_plain, -1),
+        }
+        for to in pawn_dests & zone {
             let from = match us {
                 Side::First => to + 1,
                 Side::Second => to - 1,
             };
-            push_board_move(list, us, PieceKind::Pawn, from, to, noisy, enemy.has(to));
+            push_board_move::<S, NOISY>(list, us, PieceKind::Pawn, from, to, enemy.has(to));
         }
 
-        // Every other piece (and pinned pawns) one by one.
-        let others = own.and_not(free_pawns) & !Bitboard::from_square(ksq);
-        for from in others {
+        // Unpinned pieces kind by kind, so each loop knows its attack function.
+        ctx.promotable_kind::<S, NOISY>(
+            list,
+            PieceKind::Lance,
+            self.pieces_kind(PieceKind::Lance) & free,
+        );
+        ctx.promotable_kind::<S, NOISY>(
+            list,
+            PieceKind::Knight,
+            self.pieces_kind(PieceKind::Knight) & free,
+        );
+        ctx.promotable_kind::<S, NOISY>(
+            list,
+            PieceKind::Silver,
+            self.pieces_kind(PieceKind::Silver) & free,
+        );
+        ctx.promotable_kind::<S, NOISY>(
+            list,
+            PieceKind::Bishop,
+            self.pieces_kind(PieceKind::Bishop) & free,
+        );
+        ctx.promotable_kind::<S, NOISY>(
+            list,
+            PieceKind::Rook,
+            self.pieces_kind(PieceKind::Rook) & free,
+        );
+        for from in self.gold_movers() & free {
+            list.push_plain(from, gold_attacks(us, from) & targets);
+        }
+        for from in self.pieces_kind(PieceKind::Horse) & free {
+            list.push_plain(
+                from,
+                piece_attacks(us, PieceKind::Horse, from, occ) & targets,
+            );
+        }
+        for from in self.pieces_kind(PieceKind::Dragon) & free {
+            list.push_plain(
+                from,
+                piece_attacks(us, PieceKind::Dragon, from, occ) & targets,
+            );
+        }
+
+        // Pinned pieces move only along the line through their king.
+        for from in pinned {
             let kind = self.piece_on(from).kind();
-            let wants_promo =
-                noisy && matches!(kind, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook);
-            let mask = if !wants_promo {
-                targets
-            } else if zone(us).has(from) {
-                // Starting in the zone every move may promote.
-                targets | empty
+            let line = line_through(ksq, from);
+            if kind.can_promote() {
+                ctx.promotable::<S, NOISY>(list, kind, from, zone.has(from), line);
             } else {
-                promo_targets
-            };
-            let mut dests = piece_attacks(us, kind, from, occ) & mask;
-            if pinned.has(from) {
-                dests &= line_through(ksq, from);
-            }
-            for to in dests {
-                push_board_move(list, us, kind, from, to, noisy, enemy.has(to));
+                list.push_plain(from, piece_attacks(us, kind, from, occ) & targets & line);
             }
         }
 
@@ -203,7 +396,7 @@ impl Position {
 
     /// Appends the legal drops of `us` onto `targets` (empty squares).
     #[inline]
-    fn generate_drops<L: MoveList<Move>>(&self, list: &mut L, us: Side, targets: Bitboard) {
+    fn generate_drops<S: MoveSink>(&self, list: &mut S, us: Side, targets: Bitboard) {
         let hand = *self.hand(us);
         for kind in PieceKind::HAND {
             if hand.count(kind) == 0 {
@@ -218,9 +411,7 @@ impl Position {
                     squares ^= mate_square;
                 }
             }
-            for to in squares {
-                list.push(Move::drop(kind, to));
-            }
+            list.push_drops(kind, squares);
         }
     }
 
@@ -228,7 +419,7 @@ impl Position {
     /// would checkmate: uchifuzume, which makes the drop illegal. The defenders' pins and the
     /// squares the king may not step to are taken into account.
     pub fn is_pawn_drop_mate(&self, to: Square) -> bool {
-        let us = self.side_to_move_inner();
+        let us = self.side_to_move_now();
         let them = us.flip();
         let eksq = self.king_square(them);
         if !pawn_attacks(us, to).has(eksq) {
@@ -260,8 +451,15 @@ impl Position {
 
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
-        let mut list = super::ShogiMoves::default();
-        self.generate_into(&mut list, false);
-        !list.is_empty()
+        // A safe king step is the usual answer; try it before generating everything.
+        let us = self.side_to_move_now();
+        let ksq = self.king_square(us);
+        let occ_without_king = self.occupied() ^ Bitboard::from_square(ksq);
+        for to in king_attacks(ksq).and_not(self.pieces_of(us)) {
+            if !self.is_attacked_by(us.flip(), to, occ_without_king) {
+                return true;
+            }
+        }
+        self.count_legal() > 0
     }
 }

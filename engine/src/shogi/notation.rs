@@ -90,7 +90,7 @@ impl Position {
             "+"
         } else {
             let pc = self.piece_on(from);
-            let zone = zone(self.side_to_move_inner());
+            let zone = zone(self.side_to_move_now());
             let could = pc.is_some() && pc.kind().can_promote() && (zone.has(from) || zone.has(to));
             if could {
                 "="

@@ -110,8 +110,9 @@ impl Position {
 
     // ----- queries -----
 
+    /// The side to move (also `Game::side_to_move`).
     #[inline]
-    pub fn side_to_move_inner(&self) -> Side {
+    pub fn side_to_move_now(&self) -> Side {
         self.side
     }
 
@@ -221,10 +222,22 @@ impl Position {
             | (silver_attacks(them, sq) & self.by_kind[PieceKind::Silver as usize])
             | (gold_attacks(them, sq) & self.gold_movers())
             | (king_attacks(sq) & self.king_steppers());
-        let sliders = (lance_attacks(them, sq, occ) & self.by_kind[PieceKind::Lance as usize])
-            | (bishop_attacks(sq, occ) & self.bishop_movers())
-            | (rook_attacks(sq, occ) & self.rook_movers());
-        (step | sliders) & self.by_side[side as usize]
+        let own = self.by_side[side as usize];
+        let mut attackers = step & own;
+        // Sliding attacks only for lines that hold one of the side's sliders.
+        let lances = self.by_kind[PieceKind::Lance as usize] & own;
+        if (lance_ray(them, sq) & lances).any() {
+            attackers |= lance_attacks(them, sq, occ) & lances;
+        }
+        let bishops = self.bishop_movers() & own;
+        if (bishop_rays(sq) & bishops).any() {
+            attackers |= bishop_attacks(sq, occ) & bishops;
+        }
+        let rooks = self.rook_movers() & own;
+        if (rook_rays(sq) & rooks).any() {
+            attackers |= rook_attacks(sq, occ) & rooks;
+        }
+        attackers
     }
 
     /// Whether any piece of `side` attacks `sq` with occupancy `occ`.
@@ -240,11 +253,17 @@ impl Position {
         if (step & own).any() {
             return true;
         }
-        ((lance_attacks(them, sq, occ) & self.by_kind[PieceKind::Lance as usize])
-            | (bishop_attacks(sq, occ) & self.bishop_movers())
-            | (rook_attacks(sq, occ) & self.rook_movers()))
-        .and(own)
-        .any()
+        // Only compute sliding attacks for lines that hold one of the side's sliders.
+        let lances = self.by_kind[PieceKind::Lance as usize] & own;
+        if (lance_ray(them, sq) & lances).any() && (lance_attacks(them, sq, occ) & lances).any() {
+            return true;
+        }
+        let bishops = self.bishop_movers() & own;
+        if (bishop_rays(sq) & bishops).any() && (bishop_attacks(sq, occ) & bishops).any() {
+            return true;
+        }
+        let rooks = self.rook_movers() & own;
+        (rook_rays(sq) & rooks).any() && (rook_attacks(sq, occ) & rooks).any()
     }
 
     /// Sliding pieces of `side` that would attack `sq` on an empty board (candidate pinners

@@ -53,7 +53,7 @@ pub struct DeclarationCount {
 impl Position {
     /// Counts what an entering-king declaration by the side to move is judged on.
     pub fn declaration_count(&self) -> DeclarationCount {
-        let us = self.side_to_move_inner();
+        let us = self.side_to_move_now();
         let camp = zone(us);
         let ours_in_camp = self.pieces_of(us) & camp;
         let king_in_camp = camp.has(self.king_square(us));
@@ -85,7 +85,7 @@ impl Position {
         if rule == EnteringKingRule::None {
             return None;
         }
-        let us = self.side_to_move_inner();
+        let us = self.side_to_move_now();
         if !zone(us).has(self.king_square(us)) || (self.pieces_of(us) & zone(us)).count() < 11 {
             return None;
         }
@@ -96,7 +96,7 @@ impl Position {
         match rule {
             EnteringKingRule::None => None,
             EnteringKingRule::Points27 => {
-                let needed = match self.side_to_move_inner() {
+                let needed = match self.side_to_move_now() {
                     Side::First => 28,
                     Side::Second => 27,
                 };

@@ -74,7 +74,7 @@ impl Position {
     /// (pins are ignored; later recaptures are not promoted).
     pub fn see_at_least(&self, m: Move, threshold: i32) -> bool {
         let to = m.to();
-        let us = self.side_to_move_inner();
+        let us = self.side_to_move_now();
         let (moved_kind, mut occupied) = if m.is_drop() {
             (m.drop_kind(), self.occupied() | Bitboard::from_square(to))
         } else {

@@ -196,7 +196,7 @@ fn validate(pos: &Position) -> Result<(), SfenError> {
             }
         }
     }
-    let us = pos.side_to_move_inner();
+    let us = pos.side_to_move_now();
     let them = us.flip();
     if pos.is_attacked_by(us, pos.king_square(them), pos.occupied()) {
         return Err(SfenError::OpponentInCheck);
@@ -265,7 +265,7 @@ impl Position {
             }
         }
         out.push(' ');
-        out.push(match self.side_to_move_inner() {
+        out.push(match self.side_to_move_now() {
             Side::First => 'b',
             Side::Second => 'w',
         });

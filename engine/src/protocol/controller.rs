@@ -1,0 +1,261 @@
+//! The engine controller: owns the search backend and runs one search at a time on its own
+//! thread, with `SearchControl` flags to stop it or end pondering. It guarantees that every
+//! started search yields exactly one `Finished` answer, whatever order stop / ponderhit /
+//! completion arrive in. No protocol syntax lives here.
+
+use super::backend::SearchBackend;
+use super::input::Event;
+use crate::game::{Game, HistoryEntry};
+use crate::search::{Limits, SearchControl, SearchEvent, SearchOptions, SearchResult};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Progress callback of one search, run on the search thread.
+pub type Reporter<M> = Box<dyn FnMut(SearchEvent<M>) + Send>;
+
+/// Everything needed to start one search.
+pub struct SearchRequest<G: Game> {
+    pub root: G,
+    pub history: Vec<HistoryEntry>,
+    pub limits: Limits<G::Move>,
+    pub options: SearchOptions,
+    /// Start in ponder mode (`go ponder`): the answer waits for `ponderhit` or `stop`.
+    pub ponder: bool,
+    pub reporter: Reporter<G::Move>,
+}
+
+/// The answer of a search that ended.
+#[derive(Clone, Debug)]
+pub struct Finished<G: Game> {
+    pub id: u64,
+    pub root: G,
+    pub result: SearchResult<G::Move>,
+    pub elapsed: Duration,
+    /// Whether it was stopped from outside (`stop`, `?`, a new position ...).
+    pub stopped: bool,
+}
+
+struct Running<G: Game> {
+    id: u64,
+    root: G,
+    control: Arc<SearchControl>,
+    handle: JoinHandle<SearchResult<G::Move>>,
+    started: Instant,
+    /// Infinite searches keep their answer until stopped.
+    infinite: bool,
+    pondering: bool,
+    returned: bool,
+}
+
+/// Backend configuration wanted by the options; applied between searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BackendConfig {
+    hash_mb: usize,
+    threads: usize,
+}
+
+/// Runs searches of one game on a background thread.
+pub struct Controller<G: Game, S: SearchBackend<G>> {
+    backend: Arc<Mutex<S>>,
+    events: Sender<Event>,
+    running: Option<Running<G>>,
+    next_id: u64,
+    wanted: BackendConfig,
+    applied: Option<BackendConfig>,
+    clear_pending: bool,
+}
+
+impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
+    /// `events` receives `Event::SearchDone(id)` whenever a search returns by itself.
+    pub fn new(backend: S, events: Sender<Event>) -> Self {
+        Self {
+            backend: Arc::new(Mutex::new(backend)),
+            events,
+            running: None,
+            next_id: 1,
+            wanted: BackendConfig {
+                hash_mb: 16,
+                threads: 1,
+            },
+            applied: None,
+            clear_pending: false,
+        }
+    }
+
+    /// Table size and thread count for the next searches (applied when no search runs).
+    pub fn configure(&mut self, hash_mb: usize, threads: usize) {
+        self.wanted = BackendConfig { hash_mb, threads };
+    }
+
+    /// Forget the table and histories before the next search.
+    pub fn clear(&mut self) {
+        self.clear_pending = true;
+    }
+
+    /// Runs `f` on the backend when no search runs (`None` while searching).
+    pub fn with_idle_backend<R>(&mut self, f: impl FnOnce(&mut S) -> R) -> Option<R> {
+        if self.running.is_some() {
+            return None;
+        }
+        let mut backend = match self.backend.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        Some(f(&mut backend))
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.running.is_some()
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| r.pondering)
+    }
+
+    /// Id of the running search, if any.
+    pub fn current_id(&self) -> Option<u64> {
+        self.running.as_ref().map(|r| r.id)
+    }
+
+    /// When the running search started.
+    pub fn started(&self) -> Option<Instant> {
+        self.running.as_ref().map(|r| r.started)
+    }
+
+    /// Starts a search. A search still running is stopped first and its answer returned, so the
+    /// caller can print it before the new search reports anything.
+    pub fn start(&mut self, request: SearchRequest<G>) -> (u64, Option<Finished<G>>) {
+        let previous = self.stop();
+        self.apply_config();
+        let id = self.next_id;
+        self.next_id += 1;
+        let control = Arc::new(SearchControl::default());
+        control.pondering.store(request.ponder, Ordering::SeqCst);
+        let infinite = request.limits.infinite;
+        let ponder = request.ponder;
+        let root = request.root.clone();
+        let thread_control = Arc::clone(&control);
+        let backend = Arc::clone(&self.backend);
+        let events = self.events.clone();
+        let handle = std::thread::Builder::new()
+            .name(format!("search-{id}"))
+            .spawn(move || {
+                let SearchRequest {
+                    root,
+                    history,
+                    limits,
+                    options,
+                    mut reporter,
+                    ..
+                } = request;
+                let result = {
+                    let mut backend = match backend.lock() {
+                        Ok(guard) => guard,
+                        Err(poisoned) => poisoned.into_inner(),
+                    };
+                    backend.search(
+                        &root,
+                        &history,
+                        &limits,
+                        &options,
+                        &thread_control,
+                        &mut *reporter,
+                    )
+                };
+                let _ = events.send(Event::SearchDone(id));
+                result
+            })
+            .expect("spawning the search thread");
+        self.running = Some(Running {
+            id,
+            root,
+            control,
+            handle,
+            started: Instant::now(),
+            infinite,
+            pondering: ponder,
+            returned: false,
+        });
+        (id, previous)
+    }
+
+    /// Stops the running search (if any) and returns its answer.
+    pub fn stop(&mut self) -> Option<Finished<G>> {
+        let running = self.running.as_ref()?;
+        running.control.pondering.store(false, Ordering::SeqCst);
+        running.control.stop.store(true, Ordering::SeqCst);
+        self.join(true)
+    }
+
+    /// The search `id` returned by itself. Returns its answer unless the protocol must hold it
+    /// (pondering or infinite search: the answer comes with `ponderhit` / `stop`).
+    pub fn on_search_done(&mut self, id: u64) -> Option<Finished<G>> {
+        let running = self.running.as_mut()?;
+        if running.id != id {
+            return None; // an old search that was already answered
+        }
+        running.returned = true;
+        if running.pondering || running.infinite {
+            return None;
+        }
+        self.join(false)
+    }
+
+    /// The opponent played the expected move: the search goes on under its normal limits.
+    /// Returns the answer at once if the search already returned while pondering.
+    pub fn ponderhit(&mut self) -> Option<Finished<G>> {
+        let running = self.running.as_mut()?;
+        if !running.pondering {
+            return None;
+        }
+        running.pondering = false;
+        running.control.pondering.store(false, Ordering::SeqCst);
+        if running.returned && !running.infinite {
+            return self.join(false);
+        }
+        None
+    }
+
+    fn join(&mut self, stopped: bool) -> Option<Finished<G>> {
+        let running = self.running.take()?;
+        let elapsed = running.started.elapsed();
+        let result = running.handle.join().ok()?;
+        Some(Finished {
+            id: running.id,
+            root: running.root,
+            result,
+            elapsed,
+            stopped,
+        })
+    }
+
+    fn apply_config(&mut self) {
+        let mut backend = match self.backend.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if self.applied != Some(self.wanted) {
+            let previous = self.applied;
+            if previous.map(|p| p.hash_mb) != Some(self.wanted.hash_mb) {
+                backend.set_hash_mb(self.wanted.hash_mb);
+            }
+            if previous.map(|p| p.threads) != Some(self.wanted.threads) {
+                backend.set_threads(self.wanted.threads);
+            }
+            self.applied = Some(self.wanted);
+        }
+        if self.clear_pending {
+            backend.clear();
+            self.clear_pending = false;
+        }
+    }
+}
+
+impl<G: Game, S: SearchBackend<G>> Drop for Controller<G, S> {
+    fn drop(&mut self) {
+        let _ = self.stop();
+    }
+}

@@ -1,0 +1,741 @@
+//! Engine options as every protocol exposes them: their declarations (name, type, default,
+//! range), parsing and validation of the values a GUI sends, and the typed settings they set.
+//!
+//! Each protocol shows a subset (`OptionTable`) under its own spellings (Stockfish's for UCI,
+//! YaneuraOu's for USI, the union for CECP); all of them write into one `EngineSettings`.
+
+use crate::search::SearchOptions;
+
+/// What kind of control an option is, with its default and range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Check {
+        default: bool,
+    },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Combo {
+        default: &'static str,
+        choices: &'static [&'static str],
+    },
+    Button,
+    /// A free text value (UCI `string`); `file` selects USI's `filename` / CECP's `-file`.
+    Text {
+        default: &'static str,
+        file: bool,
+    },
+}
+
+/// Which setting an option changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionId {
+    Hash,
+    Threads,
+    ClearHash,
+    Ponder,
+    MultiPv,
+    MoveOverhead,
+    Chess960,
+    ShowWdl,
+    AnalyseMode,
+    LimitStrength,
+    Elo,
+    EvalFile,
+    EnteringKingRule,
+    MaxMovesToDraw,
+}
+
+/// One declared option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionDef {
+    pub id: OptionId,
+    pub name: &'static str,
+    pub kind: OptionKind,
+}
+
+/// Why a `setoption` / `option NAME=VALUE` was not applied.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    #[error("no such option '{0}'")]
+    Unknown(String),
+    #[error("option '{name}' needs a value")]
+    MissingValue { name: &'static str },
+    #[error("option '{name}': '{value}' is not true or false")]
+    NotABool { name: &'static str, value: String },
+    #[error("option '{name}': '{value}' is not an integer")]
+    NotANumber { name: &'static str, value: String },
+    #[error("option '{name}': {value} is outside {min}..={max}")]
+    OutOfRange {
+        name: &'static str,
+        value: i64,
+        min: i64,
+        max: i64,
+    },
+    #[error("option '{name}': '{value}' is not one of {choices}")]
+    NotAChoice {
+        name: &'static str,
+        value: String,
+        choices: String,
+    },
+}
+
+/// Shogi entering-king (nyugyoku) declaration rule, named as YaneuraOu names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EnteringKingRule {
+    NoEnteringKing,
+    /// 24-point rule: 31 or more wins, 24 to 30 draws.
+    CsaRule24,
+    /// 27-point rule (28 for the first player).
+    #[default]
+    CsaRule27,
+}
+
+impl EnteringKingRule {
+    pub const NAMES: [&'static str; 3] = ["NoEnteringKing", "CSARule24", "CSARule27"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EnteringKingRule::NoEnteringKing => Self::NAMES[0],
+            EnteringKingRule::CsaRule24 => Self::NAMES[1],
+            EnteringKingRule::CsaRule27 => Self::NAMES[2],
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        [
+            EnteringKingRule::NoEnteringKing,
+            EnteringKingRule::CsaRule24,
+            EnteringKingRule::CsaRule27,
+        ]
+        .into_iter()
+        .find(|rule| rule.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// Game rules the protocols can switch, applied to every position the engine sets up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct RuleSettings {
+    /// Chess: Chess960 castling rules and king-takes-rook notation.
+    pub chess960: bool,
+    /// Shogi: entering-king declaration rule.
+    pub entering_king: EnteringKingRule,
+    /// Shogi: draw after this many plies; 0 = no limit.
+    pub max_plies: u32,
+}
+
+/// Every setting an option can change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSettings {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub ponder: bool,
+    pub analyse_mode: bool,
+    pub eval_file: String,
+    pub search: SearchOptions,
+    pub limit_strength: bool,
+    pub elo: u32,
+    pub rules: RuleSettings,
+}
+
+impl Default for EngineSettings {
+    fn default() -> Self {
+        Self {
+            hash_mb: DEFAULT_HASH_MB as usize,
+            threads: 1,
+            ponder: false,
+            analyse_mode: false,
+            eval_file: String::new(),
+            search: SearchOptions::default(),
+            limit_strength: false,
+            elo: ELO_MIN as u32,
+            rules: RuleSettings::default(),
+        }
+    }
+}
+
+impl EngineSettings {
+    /// The search options with the strength limit folded in.
+    pub fn search_options(&self) -> SearchOptions {
+        let mut options = self.search.clone();
+        options.limit_elo = self.limit_strength.then_some(self.elo);
+        options
+    }
+}
+
+/// What applying an option asks of the engine beyond storing the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionEffect {
+    None,
+    /// Forget the transposition table and histories.
+    ClearHash,
+    /// Game rules changed: positions must be set up again with the new rules.
+    RulesChanged,
+}
+
+const DEFAULT_HASH_MB: i64 = 16;
+const MAX_HASH_MB: i64 = 65536;
+const MAX_THREADS: i64 = 1024;
+const ELO_MIN: i64 = 1320;
+const ELO_MAX: i64 = 3190;
+
+const fn def(id: OptionId, name: &'static str, kind: OptionKind) -> OptionDef {
+    OptionDef { id, name, kind }
+}
+
+const THREADS: OptionDef = def(
+    OptionId::Threads,
+    "Threads",
+    OptionKind::Spin {
+        default: 1,
+        min: 1,
+        max: MAX_THREADS,
+    },
+);
+const MULTI_PV: OptionDef = def(
+    OptionId::MultiPv,
+    "MultiPV",
+    OptionKind::Spin {
+        default: 1,
+        min: 1,
+        max: 500,
+    },
+);
+const EVAL_FILE: OptionDef = def(
+    OptionId::EvalFile,
+    "EvalFile",
+    OptionKind::Text {
+        default: "",
+        file: true,
+    },
+);
+const ENTERING_KING: OptionDef = def(
+    OptionId::EnteringKingRule,
+    "EnteringKingRule",
+    OptionKind::Combo {
+        default: "CSARule27",
+        choices: &EnteringKingRule::NAMES,
+    },
+);
+const MAX_MOVES_TO_DRAW: OptionDef = def(
+    OptionId::MaxMovesToDraw,
+    "MaxMovesToDraw",
+    OptionKind::Spin {
+        default: 0,
+        min: 0,
+        max: 100_000,
+    },
+);
+const HASH: OptionDef = def(
+    OptionId::Hash,
+    "Hash",
+    OptionKind::Spin {
+        default: DEFAULT_HASH_MB,
+        min: 1,
+        max: MAX_HASH_MB,
+    },
+);
+const CLEAR_HASH: OptionDef = def(OptionId::ClearHash, "Clear Hash", OptionKind::Button);
+const MOVE_OVERHEAD: OptionDef = def(
+    OptionId::MoveOverhead,
+    "Move Overhead",
+    OptionKind::Spin {
+        default: 10,
+        min: 0,
+        max: 5000,
+    },
+);
+const SHOW_WDL: OptionDef = def(
+    OptionId::ShowWdl,
+    "UCI_ShowWDL",
+    OptionKind::Check { default: false },
+);
+const LIMIT_STRENGTH: OptionDef = def(
+    OptionId::LimitStrength,
+    "UCI_LimitStrength",
+    OptionKind::Check { default: false },
+);
+const ELO: OptionDef = def(
+    OptionId::Elo,
+    "UCI_Elo",
+    OptionKind::Spin {
+        default: ELO_MIN,
+        min: ELO_MIN,
+        max: ELO_MAX,
+    },
+);
+
+/// UCI options, spelled as Stockfish spells them.
+pub const UCI_OPTIONS: &[OptionDef] = &[
+    THREADS,
+    HASH,
+    CLEAR_HASH,
+    def(
+        OptionId::Ponder,
+        "Ponder",
+        OptionKind::Check { default: false },
+    ),
+    MULTI_PV,
+    MOVE_OVERHEAD,
+    def(
+        OptionId::Chess960,
+        "UCI_Chess960",
+        OptionKind::Check { default: false },
+    ),
+    SHOW_WDL,
+    def(
+        OptionId::AnalyseMode,
+        "UCI_AnalyseMode",
+        OptionKind::Check { default: false },
+    ),
+    LIMIT_STRENGTH,
+    ELO,
+    EVAL_FILE,
+];
+
+/// USI options, following YaneuraOu's conventions (no spaces in names).
+pub const USI_OPTIONS: &[OptionDef] = &[
+    def(
+        OptionId::Hash,
+        "USI_Hash",
+        OptionKind::Spin {
+            default: DEFAULT_HASH_MB,
+            min: 1,
+            max: MAX_HASH_MB,
+        },
+    ),
+    def(
+        OptionId::Ponder,
+        "USI_Ponder",
+        OptionKind::Check { default: false },
+    ),
+    THREADS,
+    MULTI_PV,
+    def(
+        OptionId::MoveOverhead,
+        "NetworkDelay",
+        OptionKind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    ),
+    EVAL_FILE,
+    ENTERING_KING,
+    MAX_MOVES_TO_DRAW,
+];
+
+/// USI options GUIs send without the engine declaring them (Shogidokoro); accepted silently.
+const USI_IMPLICIT: &[OptionDef] = &[def(
+    OptionId::AnalyseMode,
+    "USI_AnalyseMode",
+    OptionKind::Check { default: false },
+)];
+
+/// CECP options (`feature option=...`). Hash and threads also come as `memory` and `cores`.
+/// Names carry no spaces: xboard allows them, but python-chess splits option features on spaces.
+pub const CECP_OPTIONS: &[OptionDef] = &[
+    HASH,
+    THREADS,
+    def(OptionId::ClearHash, "ClearHash", OptionKind::Button),
+    MULTI_PV,
+    def(
+        OptionId::MoveOverhead,
+        "MoveOverhead",
+        OptionKind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    ),
+    LIMIT_STRENGTH,
+    ELO,
+    EVAL_FILE,
+    ENTERING_KING,
+    MAX_MOVES_TO_DRAW,
+];
+
+/// A protocol's view of the options: which it declares and how it parses values.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionTable {
+    declared: &'static [OptionDef],
+    implicit: &'static [OptionDef],
+}
+
+impl OptionTable {
+    pub const UCI: OptionTable = OptionTable {
+        declared: UCI_OPTIONS,
+        implicit: &[],
+    };
+    pub const USI: OptionTable = OptionTable {
+        declared: USI_OPTIONS,
+        implicit: USI_IMPLICIT,
+    };
+    pub const CECP: OptionTable = OptionTable {
+        declared: CECP_OPTIONS,
+        implicit: &[CLEAR_HASH, MOVE_OVERHEAD],
+    };
+
+    pub fn declared(&self) -> &'static [OptionDef] {
+        self.declared
+    }
+
+    /// Looks an option up by name, ignoring case and surrounding/repeated whitespace.
+    pub fn find(&self, name: &str) -> Option<&'static OptionDef> {
+        let wanted = collapse_spaces(name);
+        self.declared
+            .iter()
+            .chain(self.implicit)
+            .find(|d| d.name.eq_ignore_ascii_case(&wanted))
+    }
+
+    /// Parses `value` for the option `name` and stores it in `settings`.
+    pub fn apply(
+        &self,
+        settings: &mut EngineSettings,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<OptionEffect, OptionError> {
+        let def = self
+            .find(name)
+            .ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
+        let parsed = parse_value(def, value)?;
+        Ok(store(settings, def.id, parsed))
+    }
+}
+
+/// A value checked against its option's type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Value {
+    Bool(bool),
+    Int(i64),
+    Text(String),
+    Pressed,
+}
+
+fn parse_value(def: &OptionDef, value: Option<&str>) -> Result<Value, OptionError> {
+    let name = def.name;
+    let text = value.map(str::trim);
+    match def.kind {
+        OptionKind::Button => Ok(Value::Pressed),
+        OptionKind::Check { .. } => {
+            let text = text.ok_or(OptionError::MissingValue { name })?;
+            match text.to_ascii_lowercase().as_str() {
+                "true" | "1" | "on" => Ok(Value::Bool(true)),
+                "false" | "0" | "off" => Ok(Value::Bool(false)),
+                _ => Err(OptionError::NotABool {
+                    name,
+                    value: text.to_string(),
+                }),
+            }
+        }
+        OptionKind::Spin { min, max, .. } => {
+            let text = text.ok_or(OptionError::MissingValue { name })?;
+            let number: i64 = text.parse().map_err(|_| OptionError::NotANumber {
+                name,
+                value: text.to_string(),
+            })?;
+            if number < min || number > max {
+                return Err(OptionError::OutOfRange {
+                    name,
+                    value: number,
+                    min,
+                    max,
+                });
+            }
+            Ok(Value::Int(number))
+        }
+        OptionKind::Combo { choices, .. } => {
+            let text = text.ok_or(OptionError::MissingValue { name })?;
+            choices
+                .iter()
+                .find(|c| c.eq_ignore_ascii_case(text))
+                .map(|c| Value::Text(c.to_string()))
+                .ok_or_else(|| OptionError::NotAChoice {
+                    name,
+                    value: text.to_string(),
+                    choices: choices.join(", "),
+                })
+        }
+        OptionKind::Text { .. } => {
+            let text = text.unwrap_or("");
+            let text = if text == "<empty>" { "" } else { text };
+            Ok(Value::Text(text.to_string()))
+        }
+    }
+}
+
+fn store(settings: &mut EngineSettings, id: OptionId, value: Value) -> OptionEffect {
+    let int = |v: &Value| match v {
+        Value::Int(n) => *n,
+        _ => 0,
+    };
+    let boolean = |v: &Value| matches!(v, Value::Bool(true));
+    match id {
+        OptionId::Hash => settings.hash_mb = int(&value) as usize,
+        OptionId::Threads => settings.threads = int(&value) as usize,
+        OptionId::ClearHash => return OptionEffect::ClearHash,
+        OptionId::Ponder => settings.ponder = boolean(&value),
+        OptionId::MultiPv => settings.search.multi_pv = int(&value) as usize,
+        OptionId::MoveOverhead => settings.search.move_overhead_ms = int(&value) as u64,
+        OptionId::Chess960 => {
+            settings.rules.chess960 = boolean(&value);
+            return OptionEffect::RulesChanged;
+        }
+        OptionId::ShowWdl => settings.search.show_wdl = boolean(&value),
+        OptionId::AnalyseMode => settings.analyse_mode = boolean(&value),
+        OptionId::LimitStrength => settings.limit_strength = boolean(&value),
+        OptionId::Elo => settings.elo = int(&value) as u32,
+        OptionId::EvalFile => {
+            if let Value::Text(path) = value {
+                settings.eval_file = path;
+            }
+        }
+        OptionId::EnteringKingRule => {
+            if let Value::Text(name) = &value {
+                settings.rules.entering_king =
+                    EnteringKingRule::from_name(name).unwrap_or_default();
+            }
+            return OptionEffect::RulesChanged;
+        }
+        OptionId::MaxMovesToDraw => {
+            settings.rules.max_plies = int(&value) as u32;
+            return OptionEffect::RulesChanged;
+        }
+    }
+    OptionEffect::None
+}
+
+fn collapse_spaces(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `option name X type T ...` as UCI and USI declare an option.
+pub fn uci_declaration(def: &OptionDef, usi: bool) -> String {
+    let name = def.name;
+    match def.kind {
+        OptionKind::Check { default } => format!("option name {name} type check default {default}"),
+        OptionKind::Spin { default, min, max } => {
+            format!("option name {name} type spin default {default} min {min} max {max}")
+        }
+        OptionKind::Combo { default, choices } => {
+            let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
+            format!("option name {name} type combo default {default}{vars}")
+        }
+        OptionKind::Button => format!("option name {name} type button"),
+        OptionKind::Text { default, file } => {
+            let kind = if usi && file { "filename" } else { "string" };
+            let default = if default.is_empty() {
+                "<empty>"
+            } else {
+                default
+            };
+            format!("option name {name} type {kind} default {default}")
+        }
+    }
+}
+
+/// `feature option="NAME -type ..."` as CECP declares an option.
+pub fn cecp_declaration(def: &OptionDef) -> String {
+    let name = def.name;
+    let body = match def.kind {
+        OptionKind::Check { default } => format!("{name} -check {}", u8::from(default)),
+        OptionKind::Spin { default, min, max } => format!("{name} -spin {default} {min} {max}"),
+        OptionKind::Combo { default, choices } => {
+            let list: Vec<String> = choices
+                .iter()
+                .map(|c| {
+                    if *c == default {
+                        format!("*{c}")
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect();
+            format!("{name} -combo {}", list.join(" /// "))
+        }
+        OptionKind::Button => format!("{name} -button"),
+        OptionKind::Text { default, file } => {
+            format!("{name} -{} {default}", if file { "file" } else { "string" })
+        }
+    };
+    format!("feature option=\"{body}\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_case_insensitive_and_spaces_collapse() {
+        let mut s = EngineSettings::default();
+        let effect = OptionTable::UCI.apply(&mut s, "  clear   HASH ", None);
+        assert_eq!(effect, Ok(OptionEffect::ClearHash));
+        OptionTable::UCI
+            .apply(&mut s, "move overhead", Some("250"))
+            .unwrap();
+        assert_eq!(s.search.move_overhead_ms, 250);
+        OptionTable::UCI
+            .apply(&mut s, "hash", Some(" 64 "))
+            .unwrap();
+        assert_eq!(s.hash_mb, 64);
+    }
+
+    #[test]
+    fn bad_values_leave_settings_alone() {
+        let mut s = EngineSettings::default();
+        let before = s.clone();
+        assert!(matches!(
+            OptionTable::UCI.apply(&mut s, "Hash", Some("lots")),
+            Err(OptionError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            OptionTable::UCI.apply(&mut s, "Hash", Some("0")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            OptionTable::UCI.apply(&mut s, "Threads", None),
+            Err(OptionError::MissingValue { .. })
+        ));
+        assert!(matches!(
+            OptionTable::UCI.apply(&mut s, "Ponder", Some("maybe")),
+            Err(OptionError::NotABool { .. })
+        ));
+        assert!(matches!(
+            OptionTable::UCI.apply(&mut s, "Nonsense", Some("1")),
+            Err(OptionError::Unknown(_))
+        ));
+        assert_eq!(s, before);
+    }
+
+    #[test]
+    fn string_values_keep_spaces_and_empty_marker() {
+        let mut s = EngineSettings::default();
+        OptionTable::UCI
+            .apply(&mut s, "EvalFile", Some("/some dir/my net.nnue"))
+            .unwrap();
+        assert_eq!(s.eval_file, "/some dir/my net.nnue");
+        OptionTable::UCI
+            .apply(&mut s, "EvalFile", Some("<empty>"))
+            .unwrap();
+        assert_eq!(s.eval_file, "");
+    }
+
+    #[test]
+    fn usi_rules_and_implicit_options() {
+        let mut s = EngineSettings::default();
+        let effect = OptionTable::USI
+            .apply(&mut s, "EnteringKingRule", Some("csarule24"))
+            .unwrap();
+        assert_eq!(effect, OptionEffect::RulesChanged);
+        assert_eq!(s.rules.entering_king, EnteringKingRule::CsaRule24);
+        assert!(OptionTable::USI
+            .apply(&mut s, "EnteringKingRule", Some("TryRule"))
+            .is_err());
+        OptionTable::USI
+            .apply(&mut s, "MaxMovesToDraw", Some("256"))
+            .unwrap();
+        assert_eq!(s.rules.max_plies, 256);
+        OptionTable::USI
+            .apply(&mut s, "USI_AnalyseMode", Some("true"))
+            .unwrap();
+        assert!(s.analyse_mode);
+        OptionTable::USI
+            .apply(&mut s, "USI_Hash", Some("128"))
+            .unwrap();
+        assert_eq!(s.hash_mb, 128);
+    }
+
+    #[test]
+    fn strength_limit_reaches_search_options() {
+        let mut s = EngineSettings::default();
+        assert_eq!(s.search_options().limit_elo, None);
+        OptionTable::UCI
+            .apply(&mut s, "UCI_LimitStrength", Some("true"))
+            .unwrap();
+        OptionTable::UCI
+            .apply(&mut s, "UCI_Elo", Some("2000"))
+            .unwrap();
+        assert_eq!(s.search_options().limit_elo, Some(2000));
+    }
+
+    #[test]
+    fn declarations_are_well_formed() {
+        let forbidden = ["name", "type", "default", "min", "max", "var"];
+        for def in UCI_OPTIONS {
+            for word in def.name.split(' ') {
+                assert!(!forbidden.contains(&word.to_ascii_lowercase().as_str()));
+            }
+            assert!(uci_declaration(def, false).starts_with("option name "));
+        }
+        for def in USI_OPTIONS.iter().chain(CECP_OPTIONS) {
+            assert!(!def.name.contains(' '), "USI and CECP names have no spaces");
+        }
+        assert_eq!(
+            uci_declaration(&HASH, false),
+            "option name Hash type spin default 16 min 1 max 65536"
+        );
+        assert_eq!(
+            cecp_declaration(&ENTERING_KING),
+            "feature option=\"EnteringKingRule -combo NoEnteringKing /// CSARule24 /// *CSARule27\""
+        );
+        assert_eq!(
+            uci_declaration(&EVAL_FILE, true),
+            "option name EvalFile type filename default <empty>"
+        );
+    }
+}
+
+/// Splits the text after `setoption` (`name <id> [value <x>]`) into name and value. Both may
+/// contain spaces; keywords are matched case-insensitively. `None` when `name` is missing.
+pub fn split_setoption(text: &str) -> Option<(&str, Option<&str>)> {
+    let text = text.trim();
+    let keyword = text.get(..4)?;
+    if !keyword.eq_ignore_ascii_case("name") {
+        return None;
+    }
+    let body = &text[4..];
+    if !body.is_empty() && !body.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let body = body.trim_start();
+    // Find a standalone `value` token after at least one name token.
+    let mut offset = 0;
+    for (index, token) in body.split_whitespace().enumerate() {
+        let at = offset + body[offset..].find(token).unwrap_or(0);
+        offset = at + token.len();
+        if index > 0 && token.eq_ignore_ascii_case("value") {
+            let name = body[..at].trim();
+            let value = body[offset..].trim();
+            return Some((name, Some(value)));
+        }
+    }
+    Some((body.trim(), None))
+}
+
+#[cfg(test)]
+mod setoption_tests {
+    use super::split_setoption;
+
+    #[test]
+    fn splits_names_and_values_with_spaces() {
+        assert_eq!(
+            split_setoption("name Clear Hash"),
+            Some(("Clear Hash", None))
+        );
+        assert_eq!(
+            split_setoption("NAME  Move   Overhead VALUE 30 "),
+            Some(("Move   Overhead", Some("30")))
+        );
+        assert_eq!(
+            split_setoption("name EvalFile value /a b/c value.nnue"),
+            Some(("EvalFile", Some("/a b/c value.nnue")))
+        );
+        assert_eq!(split_setoption("name Hash value"), Some(("Hash", Some(""))));
+        assert_eq!(split_setoption("Hash value 3"), None);
+        assert_eq!(split_setoption("namely x"), None);
+        assert_eq!(split_setoption(""), None);
+    }
+}

@@ -1,0 +1,76 @@
+//! The `sente` binary's developer subcommands: `perft` over both games and `bench`, and their
+//! error exits on bad input.
+
+use std::process::Command;
+
+fn sente(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_sente"))
+        .args(args)
+        .output()
+        .expect("the sente binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_counts_chess_and_shogi_positions() {
+    let (code, out, _) = sente(&["perft", "3"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Nodes searched: 8902"), "{out}");
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.contains(": ") && !l.starts_with("Nodes") && !l.starts_with("Time"))
+            .count(),
+        20
+    );
+    let (code, out, _) = sente(&[
+        "perft",
+        "3",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R",
+        "w",
+        "KQkq",
+        "-",
+        "0",
+        "1",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Nodes searched: 97862"), "{out}");
+    let (code, out, _) = sente(&["perft", "2", "shogi"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Nodes searched: 900"), "{out}");
+    let (code, out, _) = sente(&[
+        "perft",
+        "2",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
+        "b",
+        "-",
+        "1",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Nodes searched: 900"), "{out}");
+}
+
+#[test]
+fn bad_input_exits_with_a_message_not_a_panic() {
+    let (code, _, err) = sente(&["perft", "2", "banana"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad position 'banana'"), "{err}");
+    let (code, _, err) = sente(&["perft", "2", "9/9/9/9/9/9/9/9/9", "b", "-", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("sente perft: "), "{err}");
+    let (code, _, err) = sente(&["bench", "go"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown game"), "{err}");
+    let (code, _, _) = sente(&["perft", "x"]);
+    assert_eq!(code, 2, "clap rejects a non-numeric depth");
+}
+
+#[test]
+fn bench_prints_a_node_total() {
+    let (code, out, err) = sente(&["bench", "chess", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Nodes searched"), "{out}");
+}

@@ -1,0 +1,299 @@
+//! Thousands of random and garbled lines per protocol (seeded), after which the engine must still
+//! be alive, answer its synchronisation command and play a normal search.
+
+mod protocol_support;
+
+use protocol_support::{Engine, Rng, SEARCH};
+use std::time::Duration;
+
+const LINES: usize = 3000;
+
+const UCI_WORDS: &[&str] = &[
+    "uci",
+    "isready",
+    "setoption",
+    "name",
+    "value",
+    "Hash",
+    "Threads",
+    "MultiPV",
+    "Clear",
+    "UCI_Chess960",
+    "position",
+    "startpos",
+    "fen",
+    "moves",
+    "go",
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "searchmoves",
+    "ponder",
+    "ponderhit",
+    "stop",
+    "ucinewgame",
+    "debug",
+    "on",
+    "off",
+    "register",
+    "e2e4",
+    "e7e5",
+    "g1f3",
+    "e1g1",
+    "a7a8q",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+    "w",
+    "b",
+    "KQkq",
+    "-",
+    "0",
+    "1",
+    "mate",
+    "8/8/8/8/8/8/8/8",
+    "k7/8/8/8/8/8/8/K7",
+    "infinite",
+    "true",
+    "false",
+];
+
+const USI_WORDS: &[&str] = &[
+    "usi",
+    "isready",
+    "setoption",
+    "name",
+    "value",
+    "USI_Hash",
+    "USI_Ponder",
+    "Threads",
+    "EnteringKingRule",
+    "CSARule24",
+    "MaxMovesToDraw",
+    "position",
+    "startpos",
+    "sfen",
+    "moves",
+    "go",
+    "btime",
+    "wtime",
+    "byoyomi",
+    "binc",
+    "winc",
+    "depth",
+    "nodes",
+    "movetime",
+    "mate",
+    "ponder",
+    "ponderhit",
+    "stop",
+    "usinewgame",
+    "gameover",
+    "win",
+    "lose",
+    "draw",
+    "7g7f",
+    "3c3d",
+    "8h2b+",
+    "P*5e",
+    "2g2f",
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
+    "b",
+    "w",
+    "-",
+    "1",
+    "0",
+    "infinite",
+    "4k4/9/9/9/9/9/9/9/4K4",
+];
+
+const CECP_WORDS: &[&str] = &[
+    "new",
+    "force",
+    "go",
+    "playother",
+    "usermove",
+    "e2e4",
+    "e7e5",
+    "Nf3",
+    "O-O",
+    "e1g1",
+    "?",
+    "ping",
+    "draw",
+    "result",
+    "1-0",
+    "setboard",
+    "edit",
+    "#",
+    "c",
+    ".",
+    "Ke1",
+    "Pe2",
+    "white",
+    "black",
+    "hint",
+    "bk",
+    "undo",
+    "remove",
+    "hard",
+    "easy",
+    "post",
+    "nopost",
+    "analyze",
+    "exit",
+    "exclude",
+    "include",
+    "all",
+    "level",
+    "40",
+    "0:30",
+    "st",
+    "0.05",
+    "sd",
+    "2",
+    "nps",
+    "time",
+    "otim",
+    "100",
+    "memory",
+    "8",
+    "cores",
+    "1",
+    "option",
+    "MultiPV=2",
+    "variant",
+    "shogi",
+    "normal",
+    "fischerandom",
+    "name",
+    "rating",
+    "computer",
+    "random",
+    "accepted",
+    "rejected",
+    "pause",
+    "resume",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+    "w",
+    "KQkq",
+    "-",
+    "c3c4",
+    "P@e5",
+];
+
+/// A random line: mostly vocabulary words with small numbers, sometimes raw garbage.
+fn random_line(rng: &mut Rng, words: &[&str], avoid: &[&str]) -> Vec<u8> {
+    match rng.below(10) {
+        0 => (0..rng.below(40))
+            .map(|_| (rng.next() & 0xff) as u8)
+            .filter(|&b| b != b'\n' && b != b'\r')
+            .collect(),
+        1 => {
+            let tabs = ["\t", "  ", " \t ", ""];
+            let mut line = String::new();
+            for _ in 0..rng.below(6) {
+                line.push_str(tabs[rng.below(tabs.len())]);
+                line.push_str(words[rng.below(words.len())]);
+            }
+            line.into_bytes()
+        }
+        _ => {
+            let count = 1 + rng.below(8);
+            let mut parts: Vec<String> = Vec::new();
+            for i in 0..count {
+                let word = if i > 0 && rng.below(4) == 0 {
+                    (rng.below(3000) as i64 - 500).to_string()
+                } else {
+                    words[rng.below(words.len())].to_string()
+                };
+                parts.push(word);
+            }
+            let line = parts.join(" ");
+            if avoid.iter().any(|a| line.contains(a)) {
+                b"isready".to_vec()
+            } else {
+                line.into_bytes()
+            }
+        }
+    }
+}
+
+/// Feeds the lines, interleaving a stop so no search outlives the fuzzing by much.
+fn fuzz(engine: &mut Engine, seed: u64, words: &[&str], avoid: &[&str], stop: &str) {
+    let mut rng = Rng(seed);
+    for i in 0..LINES {
+        let mut line = random_line(&mut rng, words, avoid);
+        line.extend_from_slice(if rng.below(5) == 0 { b"\r\n" } else { b"\n" });
+        engine.send_raw(&line);
+        if i % 50 == 49 {
+            engine.send(stop);
+            engine.drain(Duration::from_millis(5));
+        }
+    }
+    engine.send(stop);
+    engine.drain(Duration::from_millis(200));
+    assert!(engine.is_alive(), "died; transcript:\n{}", engine.tail());
+}
+
+/// The fuzz must not ask for days of work (deep perft) or huge tables.
+const AVOID: &[&str] = &["perft", "Hash value", "memory", "cores", "Threads value"];
+
+#[test]
+fn uci_survives_garbage() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    engine.expect_prefix("uciok", SEARCH);
+    fuzz(&mut engine, 0xC0FFEE, UCI_WORDS, AVOID, "stop");
+    engine.send("stop");
+    engine.send("setoption name UCI_Chess960 value false");
+    engine.send("setoption name MultiPV value 1");
+    engine.sync();
+    engine.send("position startpos moves e2e4");
+    engine.send("go depth 3");
+    let lines = engine.expect_prefix("bestmove", SEARCH);
+    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+    engine.sync();
+    assert!(engine.finish(true, SEARCH).success());
+}
+
+#[test]
+fn usi_survives_garbage() {
+    let mut engine = Engine::start();
+    engine.send("usi");
+    engine.expect_prefix("usiok", SEARCH);
+    fuzz(&mut engine, 0xBADC0DE, USI_WORDS, AVOID, "stop");
+    engine.send("stop");
+    engine.sync();
+    engine.send("position startpos moves 7g7f");
+    engine.send("go depth 3");
+    let lines = engine.expect_prefix("bestmove", SEARCH);
+    assert_ne!(lines.last().unwrap(), "bestmove resign");
+    assert!(engine.finish(true, SEARCH).success());
+}
+
+#[test]
+fn cecp_survives_garbage() {
+    let mut engine = Engine::start();
+    engine.send("xboard");
+    engine.send("protover 2");
+    engine.expect_prefix("feature done=1", SEARCH);
+    fuzz(&mut engine, 0xFEED, CECP_WORDS, AVOID, "force");
+    engine.send(".");
+    engine.send("exit");
+    engine.send("force");
+    engine.send("new");
+    engine.send("force");
+    engine.send("ping 77");
+    engine.read_until(SEARCH, |l| l == "pong 77");
+    engine.send("usermove e2e4");
+    engine.send("st 0.1");
+    engine.send("go");
+    engine.expect_prefix("move ", SEARCH);
+    engine.send("ping 78");
+    engine.read_until(SEARCH, |l| l == "pong 78");
+    assert!(engine.finish(true, SEARCH).success());
+}

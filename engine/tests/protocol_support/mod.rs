@@ -1,0 +1,188 @@
+//! Shared by the protocol dialogue tests: the `sente` binary as a child process, written to line
+//! by line and read with deadlines so that no test can hang.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// A running engine process.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Everything exchanged, for failure messages.
+    pub transcript: Vec<String>,
+}
+
+impl Engine {
+    pub fn start() -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sente"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the sente binary starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stdin = child.stdin.take();
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            child,
+            stdin,
+            lines,
+            transcript: Vec::new(),
+        }
+    }
+
+    /// Sends one line (a newline is added).
+    pub fn send(&mut self, line: &str) {
+        self.transcript.push(format!("> {line}"));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        let _ = stdin.write_all(format!("{line}\n").as_bytes());
+        let _ = stdin.flush();
+    }
+
+    /// Sends raw bytes as they are (for CRLF and garbage tests).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.transcript
+            .push(format!("> (raw) {:?}", String::from_utf8_lossy(bytes)));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        let _ = stdin.write_all(bytes);
+        let _ = stdin.flush();
+    }
+
+    /// Next line within `timeout`, or `None`.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => {
+                self.transcript.push(format!("< {line}"));
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Reads lines until one satisfies `done`; returns all read lines (the matching one last).
+    /// Panics with the transcript if none comes within `timeout`.
+    pub fn read_until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(line) => {
+                    let finished = done(&line);
+                    got.push(line);
+                    if finished {
+                        return got;
+                    }
+                }
+                None => panic!(
+                    "no expected line within {timeout:?}; transcript:\n{}",
+                    self.tail()
+                ),
+            }
+        }
+    }
+
+    /// Reads until a line starting with `prefix`.
+    pub fn expect_prefix(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let prefix = prefix.to_string();
+        self.read_until(timeout, move |l| l.starts_with(&prefix))
+    }
+
+    /// Collects whatever arrives during `wait`.
+    pub fn drain(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut got = Vec::new();
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.next_line(left) {
+                Some(line) => got.push(line),
+                None => break,
+            }
+        }
+        got
+    }
+
+    /// `isready` → `readyok` as a barrier (UCI/USI); returns the lines before it.
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.expect_prefix("readyok", Duration::from_secs(10));
+        lines.pop();
+        lines
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn is_alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Closes stdin (EOF) or sends `quit`, and checks the process exits within `timeout`.
+    pub fn finish(mut self, quit: bool, timeout: Duration) -> std::process::ExitStatus {
+        if quit {
+            self.send("quit");
+        } else {
+            self.stdin.take();
+        }
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("engine did not exit; transcript:\n{}", self.tail());
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// The last part of the transcript.
+    pub fn tail(&self) -> String {
+        let start = self.transcript.len().saturating_sub(60);
+        self.transcript[start..].join("\n")
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A small deterministic generator (xorshift) for fuzz inputs and random games.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+pub const SECOND: Duration = Duration::from_secs(1);
+
+/// Generous bound for short searches on a loaded 2-core machine.
+pub const SEARCH: Duration = Duration::from_secs(30);

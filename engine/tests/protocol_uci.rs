@@ -1,0 +1,437 @@
+//! UCI dialogues with the `sente` binary: handshake, every `go` form, one `bestmove` per `go`
+//! under stop/position/go races, pondering, mated roots, long move lists, bad input.
+
+mod protocol_support;
+
+use protocol_support::{Engine, Rng, SEARCH};
+use sente::chess::Position;
+use sente::game::Game;
+use sente::movelist::MoveList;
+use std::time::{Duration, Instant};
+
+fn uci_engine() -> Engine {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    engine.expect_prefix("uciok", SEARCH);
+    engine
+}
+
+/// Reads up to the next `bestmove` and returns its move and ponder move.
+fn bestmove(engine: &mut Engine) -> (String, Option<String>, Vec<String>) {
+    let lines = engine.expect_prefix("bestmove", SEARCH);
+    let last = lines.last().unwrap().clone();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let ponder = (words.get(2) == Some(&"ponder")).then(|| words[3].to_string());
+    (words[1].to_string(), ponder, lines)
+}
+
+fn position_after(moves: &[&str]) -> Position {
+    let mut pos = Position::startpos();
+    for text in moves {
+        let m = pos.parse_move(text).expect("test moves are legal");
+        pos.make_move(m);
+    }
+    pos
+}
+
+fn assert_legal(pos: &Position, text: &str, engine: &Engine) {
+    assert!(
+        pos.parse_move(text).is_ok(),
+        "'{text}' is not legal in {}; transcript:\n{}",
+        pos.to_text(),
+        engine.tail()
+    );
+}
+
+#[test]
+fn handshake_lists_stockfish_spelled_options() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    let lines = engine.expect_prefix("uciok", SEARCH);
+    assert!(lines[0].starts_with("id name Sente"));
+    assert!(lines[1].starts_with("id author "));
+    for name in [
+        "Threads",
+        "Hash",
+        "Clear Hash",
+        "Ponder",
+        "MultiPV",
+        "Move Overhead",
+        "UCI_Chess960",
+        "UCI_ShowWDL",
+        "UCI_AnalyseMode",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+        "EvalFile",
+    ] {
+        let prefix = format!("option name {name} type ");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "option {name} missing: {lines:?}"
+        );
+    }
+    assert!(engine.sync().is_empty());
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn every_go_form_answers_once_with_a_legal_move() {
+    let mut engine = uci_engine();
+    let moves = ["e2e4", "c7c5"];
+    let pos = position_after(&moves);
+    for go in [
+        "go depth 3",
+        "go nodes 3000",
+        "go movetime 100",
+        "go wtime 2000 btime 2000 winc 20 binc 20",
+        "go wtime 500",
+        "go btime 300 wtime 300 movestogo 3",
+        "go depth 2 nodes 100000 movetime 5000",
+    ] {
+        engine.send("position startpos moves e2e4 c7c5");
+        engine.send(go);
+        let (best, ponder, lines) = bestmove(&mut engine);
+        assert_legal(&pos, &best, &engine);
+        if let Some(ponder) = ponder {
+            let mut child = pos;
+            child.make_move(pos.parse_move(&best).unwrap());
+            assert_legal(&child, &ponder, &engine);
+        }
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth")),
+            "{go}: {lines:?}"
+        );
+        // No second answer arrives.
+        assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    }
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn info_lines_carry_the_uci_fields() {
+    let mut engine = uci_engine();
+    engine.send("setoption name UCI_ShowWDL value true");
+    engine.send("position startpos");
+    engine.send("go depth 4");
+    let (_, _, lines) = bestmove(&mut engine);
+    let pv_line = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" pv "))
+        .expect("an info line with a pv");
+    for field in [
+        "depth", "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv",
+    ] {
+        assert!(
+            pv_line.split_whitespace().any(|w| w == field),
+            "{field} missing in {pv_line}"
+        );
+    }
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn infinite_search_answers_isready_and_waits_for_stop() {
+    let mut engine = uci_engine();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    let before = engine.sync();
+    assert!(before.iter().all(|l| !l.starts_with("bestmove")));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    engine.send("stop");
+    let (best, _, _) = bestmove(&mut engine);
+    assert_legal(&Position::startpos(), &best, &engine);
+    engine.send("go");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("stop");
+    bestmove(&mut engine);
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn stop_position_go_races_give_one_bestmove_per_go() {
+    let mut engine = uci_engine();
+    let mut gos = 0;
+    for round in 0..5 {
+        engine.send("position startpos moves d2d4");
+        engine.send("go infinite");
+        gos += 1;
+        if round % 2 == 0 {
+            engine.send("stop");
+        }
+        engine.send("position startpos moves d2d4 d7d5");
+        engine.send("go depth 2");
+        gos += 1;
+        engine.send("go infinite");
+        gos += 1;
+        engine.send("stop");
+    }
+    let lines = engine.sync();
+    let mut answers = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+    let deadline = Instant::now() + SEARCH;
+    while answers < gos && Instant::now() < deadline {
+        answers += engine
+            .drain(Duration::from_millis(200))
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .count();
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    answers += engine
+        .drain(Duration::from_millis(300))
+        .iter()
+        .filter(|l| l.starts_with("bestmove"))
+        .count();
+    assert_eq!(answers, gos, "transcript:\n{}", engine.tail());
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn ponder_then_ponderhit_or_stop() {
+    let mut engine = uci_engine();
+    engine.send("setoption name Ponder value true");
+    engine.send("position startpos moves e2e4 e7e5");
+    engine.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    engine.send("ponderhit");
+    let (best, _, _) = bestmove(&mut engine);
+    assert_legal(&position_after(&["e2e4", "e7e5"]), &best, &engine);
+
+    engine.send("position startpos moves e2e4 e7e5");
+    engine.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("stop");
+    let (best, _, _) = bestmove(&mut engine);
+    assert_legal(&position_after(&["e2e4", "e7e5"]), &best, &engine);
+    assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn mated_and_stalemated_roots_answer_none() {
+    let mut engine = uci_engine();
+    // Fool's mate: White is mated.
+    engine.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    engine.send("go depth 5");
+    let (best, _, lines) = bestmove(&mut engine);
+    assert_eq!(best, "(none)");
+    assert!(lines.contains(&"info depth 0 score mate 0".to_string()));
+    // Stalemate: Black to move has no move and is not in check.
+    engine.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    engine.send("go movetime 100");
+    let (best, _, lines) = bestmove(&mut engine);
+    assert_eq!(best, "(none)");
+    assert!(lines.contains(&"info depth 0 score cp 0".to_string()));
+    // In an infinite search the answer waits for stop.
+    engine.send("go infinite");
+    assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    engine.send("stop");
+    assert_eq!(bestmove(&mut engine).0, "(none)");
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn finds_a_mate_in_one_with_a_mate_score() {
+    let mut engine = uci_engine();
+    engine.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    engine.send("go depth 4");
+    let (best, _, lines) = bestmove(&mut engine);
+    assert_eq!(best, "a1a8", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    engine.send("go mate 1");
+    assert_eq!(bestmove(&mut engine).0, "a1a8");
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn long_move_lists_are_cheap_and_exact() {
+    let mut rng = Rng(0x5EED_1234);
+    let mut pos = Position::startpos();
+    let mut texts = Vec::new();
+    while texts.len() < 700 {
+        let mut moves = <Position as Game>::Moves::default();
+        pos.generate_legal(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves.as_slice()[rng.below(moves.len())];
+        texts.push(pos.format_move(m));
+        pos.make_move(m);
+    }
+    assert!(texts.len() >= 100, "the random game lasted {}", texts.len());
+    let mut engine = uci_engine();
+    let started = Instant::now();
+    engine.send(&format!("position startpos moves {}", texts.join(" ")));
+    engine.send("d");
+    let lines = engine.sync();
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(lines, vec![format!("info string {}", pos.to_text())]);
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn illegal_moves_stop_the_list_and_bad_fens_change_nothing() {
+    let mut engine = uci_engine();
+    engine.send("position startpos moves e2e4 e7e5 e1e3 g1f3");
+    let lines = engine.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("info string"), "{lines:?}");
+    engine.send("d");
+    let expected = position_after(&["e2e4", "e7e5"]).to_text();
+    assert_eq!(engine.sync(), vec![format!("info string {expected}")]);
+    for bad in [
+        "position fen 8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "position fen",
+        "position banana",
+        "position",
+    ] {
+        engine.send(bad);
+        let lines = engine.sync();
+        assert!(
+            lines.len() == 1 && lines[0].starts_with("info string"),
+            "{bad}: {lines:?}"
+        );
+    }
+    engine.send("d");
+    assert_eq!(engine.sync(), vec![format!("info string {expected}")]);
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn setoption_forms_and_bad_values() {
+    let mut engine = uci_engine();
+    for good in [
+        "setoption name Hash value 8",
+        "setoption name hash value 4",
+        "setoption name   Move   Overhead   value  30",
+        "setoption name Clear Hash",
+        "setoption name Threads value 2",
+        "setoption name MultiPV value 2",
+        "setoption name UCI_LimitStrength value false",
+        "setoption name UCI_Elo value 2000",
+        "setoption name UCI_AnalyseMode value true",
+    ] {
+        engine.send(good);
+        let lines = engine.sync();
+        assert!(lines.is_empty(), "{good}: {lines:?}");
+    }
+    for bad in [
+        "setoption name Hash value -5",
+        "setoption name Hash value lots",
+        "setoption name Threads",
+        "setoption name Ponder value maybe",
+        "setoption name Frobnicate value 1",
+        "setoption Hash 5",
+    ] {
+        engine.send(bad);
+        let lines = engine.sync();
+        assert!(
+            lines.len() == 1 && lines[0].starts_with("info string"),
+            "{bad}: {lines:?}"
+        );
+    }
+    // A missing net is reported at isready, the whole path (spaces included) kept.
+    engine.send("setoption name EvalFile value /no such dir/with spaces.nnue");
+    let lines = engine.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string EvalFile: ")
+            && lines[0].contains("/no such dir/with spaces.nnue"),
+        "{lines:?}"
+    );
+    engine.send("setoption name EvalFile value <empty>");
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("info string Using "),
+        "{lines:?}"
+    );
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos");
+    engine.send("go depth 3");
+    let (_, _, lines) = bestmove(&mut engine);
+    assert!(lines.iter().any(|l| l.contains(" multipv 3 ")), "{lines:?}");
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn searchmoves_restrict_the_root() {
+    let mut engine = uci_engine();
+    engine.send("position startpos");
+    engine.send("go depth 3 searchmoves a2a3 h2h3");
+    let (best, _, _) = bestmove(&mut engine);
+    assert!(best == "a2a3" || best == "h2h3", "{best}");
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn chess960_castling_is_king_takes_rook() {
+    let mut engine = uci_engine();
+    engine.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    engine.send("go perft 1");
+    let lines = engine.expect_prefix("Nodes searched", SEARCH);
+    assert!(lines.iter().any(|l| l.starts_with("e1g1:")), "{lines:?}");
+    engine.send("setoption name UCI_Chess960 value true");
+    engine.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    engine.send("go perft 1");
+    let lines = engine.expect_prefix("Nodes searched", SEARCH);
+    assert!(lines.iter().any(|l| l.starts_with("e1h1:")), "{lines:?}");
+    engine.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+    engine.send("go perft 3");
+    let lines = engine.expect_prefix("Nodes searched", SEARCH);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 12189");
+    engine.send("go depth 3");
+    let (best, _, _) = bestmove(&mut engine);
+    let mut pos =
+        Position::from_text("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
+            .unwrap();
+    pos.set_chess960(true);
+    assert_legal(&pos, &best, &engine);
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn perft_unknown_commands_and_whitespace() {
+    let mut engine = uci_engine();
+    engine.send("position startpos");
+    engine.send("go perft 3");
+    let lines = engine.expect_prefix("Nodes searched", SEARCH);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 21);
+    engine.send("frobnicate the engine");
+    assert_eq!(
+        engine.sync(),
+        vec!["Unknown command: 'frobnicate the engine'".to_string()]
+    );
+    engine.send_raw(b"\t  isready \t \r\n");
+    engine.expect_prefix("readyok", SEARCH);
+    engine.send_raw(b"position   startpos\tmoves  e2e4\r\ngo   depth\t2\r\n");
+    let (best, _, _) = bestmove(&mut engine);
+    assert_legal(&position_after(&["e2e4"]), &best, &engine);
+    engine.send("ucinewgame");
+    engine.send("debug on");
+    engine.send("debug off");
+    engine.send("register later");
+    let lines = engine.sync();
+    assert!(lines.contains(&"registration ok".to_string()), "{lines:?}");
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn end_of_input_ends_the_engine_even_while_searching() {
+    let mut engine = uci_engine();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let status = engine.finish(false, Duration::from_secs(10));
+    assert!(status.success());
+}

@@ -1,0 +1,240 @@
+//! USI dialogues with the `sente` binary: handshake and YaneuraOu-style options, byoyomi clocks,
+//! pondering and `gameover`, `bestmove resign`, `go mate` answers, mate scores in plies.
+
+mod protocol_support;
+
+use protocol_support::{Engine, SEARCH};
+use sente::game::Game;
+use sente::shogi::Position;
+use std::time::Duration;
+
+fn usi_engine() -> Engine {
+    let mut engine = Engine::start();
+    engine.send("usi");
+    engine.expect_prefix("usiok", SEARCH);
+    engine
+}
+
+fn bestmove(engine: &mut Engine) -> (String, Vec<String>) {
+    let lines = engine.expect_prefix("bestmove", SEARCH);
+    let word = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    (word, lines)
+}
+
+fn position_after(moves: &[&str]) -> Position {
+    let mut pos = Position::startpos();
+    for text in moves {
+        let m = pos.parse_move(text).expect("test moves are legal");
+        pos.make_move(m);
+    }
+    pos
+}
+
+fn assert_legal(pos: &Position, text: &str, engine: &Engine) {
+    assert!(
+        pos.parse_move(text).is_ok(),
+        "'{text}' is not legal in {}; transcript:\n{}",
+        pos.to_text(),
+        engine.tail()
+    );
+}
+
+#[test]
+fn handshake_declares_usi_options() {
+    let mut engine = Engine::start();
+    engine.send("usi");
+    let lines = engine.expect_prefix("usiok", SEARCH);
+    assert!(lines[0].starts_with("id name Sente"));
+    for name in [
+        "USI_Hash",
+        "USI_Ponder",
+        "Threads",
+        "MultiPV",
+        "EvalFile",
+        "EnteringKingRule",
+        "MaxMovesToDraw",
+    ] {
+        let prefix = format!("option name {name} type ");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "{name}: {lines:?}"
+        );
+    }
+    assert!(lines
+        .iter()
+        .filter(|l| l.starts_with("option name "))
+        .all(|l| l.split_whitespace().nth(3) == Some("type")));
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn options_undeclared_usi_names_and_bad_values() {
+    let mut engine = usi_engine();
+    for silent in [
+        "setoption name USI_Hash value 32",
+        "setoption name USI_Ponder value true",
+        "setoption name USI_AnalyseMode value false",
+        "setoption name SomethingElse value 3",
+        "setoption name EnteringKingRule value CSARule24",
+        "setoption name MaxMovesToDraw value 256",
+    ] {
+        engine.send(silent);
+        assert!(engine.sync().is_empty(), "{silent}");
+    }
+    engine.send("setoption name USI_Hash value big");
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("info string"),
+        "{lines:?}"
+    );
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn plays_under_byoyomi_and_fischer_clocks() {
+    let mut engine = usi_engine();
+    engine.send("usinewgame");
+    let moves = ["7g7f", "3c3d"];
+    let pos = position_after(&moves);
+    for go in [
+        "go btime 1000 wtime 1000 byoyomi 100",
+        "go btime 0 wtime 0 byoyomi 200",
+        "go btime 2000 wtime 2000 binc 50 winc 50",
+        "go depth 3",
+        "go nodes 3000",
+        "go movetime 100",
+    ] {
+        engine.send("position startpos moves 7g7f 3c3d");
+        engine.send(go);
+        let (best, lines) = bestmove(&mut engine);
+        assert_legal(&pos, &best, &engine);
+        assert!(lines.iter().all(|l| !l.contains("mate -0")));
+        assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    }
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn ponder_stop_and_gameover_end_searches() {
+    let mut engine = usi_engine();
+    engine.send("position startpos moves 2g2f 8c8d");
+    engine.send("go ponder btime 1000 wtime 1000 byoyomi 100");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    engine.send("ponderhit");
+    let (best, _) = bestmove(&mut engine);
+    assert_legal(&position_after(&["2g2f", "8c8d"]), &best, &engine);
+
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("stop");
+    bestmove(&mut engine);
+
+    engine.send("go ponder btime 1000 wtime 1000 byoyomi 100");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("gameover win");
+    let lines = engine.sync();
+    assert!(lines.iter().filter(|l| l.starts_with("bestmove")).count() <= 1);
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        engine.sync().iter().all(|l| !l.starts_with("bestmove")),
+        "search still running"
+    );
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn resigns_when_mated_and_reports_mate_in_plies() {
+    let mut engine = usi_engine();
+    // Black's king on 5i is mated by two white golds.
+    engine.send("position sfen 4k4/9/9/9/9/9/4g4/4g4/4K4 b - 1");
+    engine.send("go btime 1000 wtime 1000 byoyomi 100");
+    assert_eq!(bestmove(&mut engine).0, "resign");
+    // Mate in one ply by a gold drop.
+    engine.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    engine.send("go depth 3");
+    let (best, lines) = bestmove(&mut engine);
+    assert_eq!(best, "G*5b", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1 ")),
+        "{lines:?}"
+    );
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn go_mate_answers_checkmate_lines() {
+    let mut engine = usi_engine();
+    engine.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    engine.send("go mate 5000");
+    let lines = engine.expect_prefix("checkmate", SEARCH);
+    assert_eq!(lines.last().unwrap(), "checkmate G*5b");
+    engine.send("position startpos");
+    engine.send("go mate 300");
+    let lines = engine.expect_prefix("checkmate", SEARCH);
+    let answer = lines.last().unwrap();
+    assert!(
+        answer == "checkmate nomate" || answer == "checkmate timeout",
+        "{answer}"
+    );
+    engine.send("go mate infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("stop");
+    engine.expect_prefix("checkmate", SEARCH);
+    assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn bad_positions_and_moves_keep_a_valid_state() {
+    let mut engine = usi_engine();
+    engine.send("position startpos moves 7g7f 3c3d 8h2b 2b2b");
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("info string"),
+        "{lines:?}"
+    );
+    engine.send("d");
+    let expected = position_after(&["7g7f", "3c3d", "8h2b"]).to_text();
+    assert_eq!(engine.sync(), vec![format!("info string {expected}")]);
+    for bad in [
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9 b - 1",
+        "position sfen 9/9/9/9/9/9/9/9/9 b - 1",
+        "position sfen",
+        "position startpos junk",
+    ] {
+        engine.send(bad);
+        let lines = engine.sync();
+        assert!(
+            lines.len() == 1 && lines[0].starts_with("info string"),
+            "{bad}: {lines:?}"
+        );
+    }
+    engine.send("d");
+    assert_eq!(engine.sync(), vec![format!("info string {expected}")]);
+    engine.send("what is this");
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("info string"),
+        "{lines:?}"
+    );
+    engine.send("go perft 2");
+    let lines = engine.expect_prefix("Nodes searched", SEARCH);
+    assert!(lines.last().unwrap().starts_with("Nodes searched: "));
+    engine.finish(true, SEARCH);
+}
+
+#[test]
+fn end_of_input_ends_the_engine() {
+    let mut engine = usi_engine();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(engine.finish(false, Duration::from_secs(10)).success());
+}

@@ -1,0 +1,417 @@
+//! The search on real chess positions: forced mates with exact distances, mated and stalemated
+//! roots, repetition through the game history, determinism, legal PVs, MultiPV order,
+//! searchmoves, time limits and pondering.
+
+use sente::chess::{ClassicalEval, Position};
+use sente::game::{Game, HistoryEntry};
+use sente::movelist::MoveList;
+use sente::search::{
+    Clock, Limits, Score, ScoreBound, SearchControl, SearchEvent, SearchInfo, SearchOptions,
+    SearchResult, Searcher,
+};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+type ChessMove = <Position as Game>::Move;
+
+fn pos(fen: &str) -> Position {
+    Position::from_text(fen).expect("valid FEN")
+}
+
+fn searcher() -> Searcher<Position, ClassicalEval> {
+    Searcher::new(ClassicalEval::default())
+}
+
+fn run(
+    s: &mut Searcher<Position, ClassicalEval>,
+    p: &Position,
+    history: &[HistoryEntry],
+    limits: &Limits<ChessMove>,
+    options: &SearchOptions,
+) -> (SearchResult<ChessMove>, Vec<SearchInfo<ChessMove>>) {
+    let control = SearchControl::default();
+    let mut infos = Vec::new();
+    let result = s.search(p, history, limits, options, &control, &mut |e| {
+        if let SearchEvent::Pv(info) = e {
+            infos.push(info);
+        }
+    });
+    (result, infos)
+}
+
+fn depth(d: u32) -> Limits<ChessMove> {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+/// Every move legal; none played once the game is over.
+fn assert_pv_legal(root: &Position, pv: &[ChessMove]) {
+    let mut p = *root;
+    let mut moves = <Position as Game>::Moves::default();
+    for &m in pv {
+        p.generate_legal(&mut moves);
+        assert!(!moves.is_empty(), "PV runs past the end: {pv:?}");
+        assert!(
+            p.is_legal_move(m),
+            "illegal PV move {m:?} in {}",
+            root.to_text()
+        );
+        p.make_move(m);
+    }
+}
+
+const MATES_IN_TWO: [&str; 3] = [
+    "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1",
+    "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10",
+    "2bqkbn1/2pppp2/np2N3/r3P1p1/p2N2B1/5Q2/PPPPKPP1/RNB2r2 w - - 0 1",
+];
+
+#[test]
+fn mate_in_two_is_found_with_its_distance_and_a_full_pv() {
+    for fen in MATES_IN_TWO {
+        let root = pos(fen);
+        let mut s = searcher();
+        let (result, infos) = run(&mut s, &root, &[], &depth(6), &SearchOptions::default());
+        assert_eq!(result.score, Score::MatePlies(3), "{fen}");
+        let last = infos.last().unwrap();
+        assert_eq!(last.pv.len(), 3, "mate PV length for {fen}: {:?}", last.pv);
+        assert_eq!(Some(last.pv[0]), result.best);
+        assert_pv_legal(&root, &last.pv);
+        let mut end = root;
+        for &m in &last.pv {
+            end.make_move(m);
+        }
+        let mut moves = <Position as Game>::Moves::default();
+        end.generate_legal(&mut moves);
+        assert!(moves.is_empty() && end.in_check(), "PV ends in mate");
+        // The defender sees the mate too.
+        let mut after = root;
+        after.make_move(result.best.unwrap());
+        let (defence, _) = run(&mut s, &after, &[], &depth(6), &SearchOptions::default());
+        assert_eq!(defence.score, Score::MatePlies(-2), "{fen}");
+    }
+}
+
+#[test]
+fn several_threads_find_the_same_mate() {
+    let root = pos(MATES_IN_TWO[1]);
+    let mut s = searcher();
+    s.set_threads(3);
+    let (result, _) = run(&mut s, &root, &[], &depth(7), &SearchOptions::default());
+    assert_eq!(result.score, Score::MatePlies(3));
+}
+
+#[test]
+fn mated_and_stalemated_roots_have_no_move() {
+    let mut s = searcher();
+    let mated = pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    let (result, infos) = run(&mut s, &mated, &[], &depth(5), &SearchOptions::default());
+    assert_eq!((result.best, result.score), (None, Score::MatePlies(0)));
+    assert!(infos.is_empty());
+    let stalemate = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    let (result, _) = run(
+        &mut s,
+        &stalemate,
+        &[],
+        &depth(5),
+        &SearchOptions::default(),
+    );
+    assert_eq!((result.best, result.score), (None, Score::Cp(0)));
+}
+
+#[test]
+fn repetition_through_the_game_history_is_a_draw() {
+    // White: rook up. After Kh1 Kh8 Kg1, Black's Kg8 repeats the start: the only drawing move.
+    let start = pos("6k1/8/8/8/8/8/8/R5K1 w - - 0 1");
+    let mut p = start;
+    let mut history = Vec::new();
+    for text in ["g1h1", "g8h8", "h1g1"] {
+        let m = p.parse_move(text).unwrap();
+        history.push(HistoryEntry {
+            hash: p.hash(),
+            in_check: p.in_check(),
+        });
+        p.make_move(m);
+    }
+    let mut s = searcher();
+    let (with_history, _) = run(&mut s, &p, &history, &depth(8), &SearchOptions::default());
+    assert_eq!(with_history.score, Score::Cp(0));
+    assert_eq!(p.format_move(with_history.best.unwrap()), "h8g8");
+    s.clear();
+    let (without, _) = run(&mut s, &p, &[], &depth(8), &SearchOptions::default());
+    assert!(
+        matches!(without.score, Score::Cp(cp) if cp < -300),
+        "{:?}",
+        without.score
+    );
+}
+
+#[test]
+fn one_thread_with_a_node_limit_is_deterministic() {
+    let root = Position::startpos();
+    let limits = Limits {
+        nodes: Some(30_000),
+        ..Limits::default()
+    };
+    let once = || {
+        let mut s = searcher();
+        let (r, infos) = run(&mut s, &root, &[], &limits, &SearchOptions::default());
+        let lines: Vec<_> = infos
+            .iter()
+            .map(|i| (i.depth, i.score, i.pv.clone()))
+            .collect();
+        (r, lines)
+    };
+    let a = once();
+    assert_eq!(a, once());
+    assert!(a.0.nodes >= 30_000 && a.0.nodes < 31_000, "{}", a.0.nodes);
+}
+
+#[test]
+fn multipv_lines_are_legal_distinct_and_ordered() {
+    let options = SearchOptions {
+        multi_pv: 4,
+        ..SearchOptions::default()
+    };
+    for fen in sente::bench::positions::CHESS.iter().step_by(5) {
+        let root = pos(fen);
+        let mut s = searcher();
+        let (result, infos) = run(&mut s, &root, &[], &depth(7), &options);
+        let final_depth = infos.iter().map(|i| i.depth).max().unwrap();
+        let lines: Vec<_> = infos.iter().filter(|i| i.depth == final_depth).collect();
+        let mut legal = <Position as Game>::Moves::default();
+        root.generate_legal(&mut legal);
+        assert_eq!(lines.len(), legal.len().min(4), "{fen}");
+        assert_eq!(Some(lines[0].pv[0]), result.best);
+        for (k, line) in lines.iter().enumerate() {
+            assert_eq!(line.multipv, k + 1);
+            assert_eq!(line.bound, ScoreBound::Exact);
+            assert_pv_legal(&root, &line.pv);
+            if k > 0 {
+                assert_ne!(line.pv[0], lines[k - 1].pv[0]);
+                let (Score::Cp(prev), Score::Cp(cur)) = (lines[k - 1].score, line.score) else {
+                    continue;
+                };
+                assert!(prev >= cur, "{fen}: line {k} {cur} above {prev}");
+            }
+        }
+    }
+}
+
+#[test]
+fn pvs_of_bench_positions_replay_legally() {
+    let mut s = searcher();
+    for fen in sente::bench::positions::CHESS {
+        let root = pos(fen);
+        let (result, infos) = run(&mut s, &root, &[], &depth(6), &SearchOptions::default());
+        for info in &infos {
+            assert_pv_legal(&root, &info.pv);
+        }
+        assert_eq!(infos.last().unwrap().pv.first().copied(), result.best);
+        if let Some(ponder) = result.ponder {
+            let mut after = root;
+            after.make_move(result.best.unwrap());
+            assert!(after.is_legal_move(ponder));
+        }
+    }
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let root = Position::startpos();
+    let only = root.parse_move("a2a3").unwrap();
+    let limits = Limits {
+        depth: Some(6),
+        search_moves: vec![only],
+        ..Limits::default()
+    };
+    let (result, infos) = run(
+        &mut searcher(),
+        &root,
+        &[],
+        &limits,
+        &SearchOptions::default(),
+    );
+    assert_eq!(result.best, Some(only));
+    assert!(infos.iter().all(|i| i.pv[0] == only));
+}
+
+#[test]
+fn movetime_is_respected() {
+    let root = pos(sente::bench::positions::CHESS[3]);
+    let limits = Limits {
+        move_time_ms: Some(300),
+        ..Limits::default()
+    };
+    let mut s = searcher();
+    let started = Instant::now();
+    let (result, _) = run(&mut s, &root, &[], &limits, &SearchOptions::default());
+    let elapsed = started.elapsed().as_millis();
+    assert!(elapsed <= 300, "took {elapsed} ms for movetime 300");
+    assert!(elapsed >= 200, "gave up early: {elapsed} ms");
+    assert!(result.best.is_some());
+}
+
+#[test]
+fn a_bullet_game_never_flags() {
+    // 1 s + 10 ms for each side, 60 plies from the start position.
+    let mut p = Position::startpos();
+    let mut history = Vec::new();
+    let mut clock = [1000i64, 1000];
+    let mut players = [searcher(), searcher()];
+    let mut legal = <Position as Game>::Moves::default();
+    for _ in 0..60 {
+        p.generate_legal(&mut legal);
+        if legal.is_empty() || p.rule_outcome(&history, false).is_some() {
+            break;
+        }
+        let side = p.side_to_move().index();
+        let limits = Limits {
+            clock: Some(Clock {
+                time_ms: [Some(clock[0] as u64), Some(clock[1] as u64)],
+                inc_ms: [10, 10],
+                moves_to_go: None,
+                byoyomi_ms: [0, 0],
+            }),
+            ..Limits::default()
+        };
+        let started = Instant::now();
+        let (result, _) = run(
+            &mut players[side],
+            &p,
+            &history,
+            &limits,
+            &SearchOptions::default(),
+        );
+        clock[side] -= started.elapsed().as_millis() as i64;
+        assert!(clock[side] > 0, "flagged on ply {}", p.game_ply());
+        clock[side] += 10;
+        let m = result.best.unwrap();
+        history.push(HistoryEntry {
+            hash: p.hash(),
+            in_check: p.in_check(),
+        });
+        p.make_move(m);
+    }
+}
+
+#[test]
+fn ponder_ignores_the_clock_until_ponderhit() {
+    let root = Position::startpos();
+    let control = SearchControl::default();
+    control.pondering.store(true, Ordering::Relaxed);
+    let limits = Limits {
+        move_time_ms: Some(100),
+        ..Limits::default()
+    };
+    let mut s = searcher();
+    let started = Instant::now();
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(400));
+            control.pondering.store(false, Ordering::Relaxed);
+        });
+        s.search(
+            &root,
+            &[],
+            &limits,
+            &SearchOptions::default(),
+            &control,
+            &mut |_| {},
+        )
+    });
+    let elapsed = started.elapsed().as_millis();
+    assert!((400..700).contains(&elapsed), "{elapsed} ms");
+    assert!(result.best.is_some());
+}
+
+#[test]
+fn stop_during_a_deep_search_still_gives_a_legal_move() {
+    let root = pos(sente::bench::positions::CHESS[10]);
+    let control = SearchControl::default();
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let mut s = searcher();
+    s.set_threads(2);
+    let started = Instant::now();
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(200));
+            control.stop.store(true, Ordering::Relaxed);
+        });
+        s.search(
+            &root,
+            &[],
+            &limits,
+            &SearchOptions::default(),
+            &control,
+            &mut |_| {},
+        )
+    });
+    assert!(started.elapsed() < Duration::from_millis(400));
+    assert!(result.best.is_some_and(|m| root.is_legal_move(m)));
+}
+
+#[test]
+fn hash_fills_during_search_and_clears() {
+    let mut s = searcher();
+    s.set_hash_mb(1);
+    let (_, infos) = run(
+        &mut s,
+        &Position::startpos(),
+        &[],
+        &depth(9),
+        &SearchOptions::default(),
+    );
+    assert!(infos.last().unwrap().hashfull > 0);
+    assert!(s.hashfull() > 0);
+    s.clear();
+    assert_eq!(s.hashfull(), 0);
+}
+
+#[test]
+fn wdl_is_reported_when_asked() {
+    let options = SearchOptions {
+        show_wdl: true,
+        ..SearchOptions::default()
+    };
+    let (_, infos) = run(
+        &mut searcher(),
+        &Position::startpos(),
+        &[],
+        &depth(4),
+        &options,
+    );
+    let wdl = infos.last().unwrap().wdl.expect("wdl requested");
+    assert_eq!(wdl.win + wdl.draw + wdl.loss, 1000);
+    let (_, plain) = run(
+        &mut searcher(),
+        &Position::startpos(),
+        &[],
+        &depth(4),
+        &SearchOptions::default(),
+    );
+    assert!(plain.iter().all(|i| i.wdl.is_none()));
+}
+
+#[test]
+fn go_mate_stops_once_the_mate_is_found() {
+    let root = pos(MATES_IN_TWO[0]);
+    let limits = Limits {
+        mate_in: Some(2),
+        ..Limits::default()
+    };
+    let (result, _) = run(
+        &mut searcher(),
+        &root,
+        &[],
+        &limits,
+        &SearchOptions::default(),
+    );
+    assert_eq!(result.score, Score::MatePlies(3));
+    assert!(result.depth < 10, "stopped at depth {}", result.depth);
+}

@@ -1,0 +1,130 @@
+//! The search on shogi positions: drop mates, the entering-king declaration, byoyomi time
+//! limits, determinism and legal PVs from the built-in bench positions.
+
+use sente::game::{Game, HistoryEntry};
+use sente::movelist::MoveList;
+use sente::search::{
+    Clock, Limits, Score, SearchControl, SearchEvent, SearchInfo, SearchOptions, SearchResult,
+    Searcher,
+};
+use sente::shogi::{ClassicalEval, EnteringKingRule, Position, ShogiRules};
+use std::time::Instant;
+
+type ShogiMove = <Position as Game>::Move;
+
+fn pos(sfen: &str) -> Position {
+    Position::from_text(sfen).expect("valid SFEN")
+}
+
+fn run(
+    s: &mut Searcher<Position, ClassicalEval>,
+    p: &Position,
+    limits: &Limits<ShogiMove>,
+) -> (SearchResult<ShogiMove>, Vec<SearchInfo<ShogiMove>>) {
+    let mut infos = Vec::new();
+    let result = s.search(
+        p,
+        &[],
+        limits,
+        &SearchOptions::default(),
+        &SearchControl::default(),
+        &mut |e| {
+            if let SearchEvent::Pv(info) = e {
+                infos.push(info);
+            }
+        },
+    );
+    (result, infos)
+}
+
+fn depth(d: u32) -> Limits<ShogiMove> {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn assert_pv_legal(root: &Position, pv: &[ShogiMove]) {
+    let mut p = *root;
+    let mut moves = <Position as Game>::Moves::default();
+    let mut history = Vec::new();
+    for &m in pv {
+        p.generate_legal(&mut moves);
+        assert!(!moves.is_empty(), "PV runs past the end");
+        assert!(p.is_legal_move(m), "illegal PV move in {}", root.to_text());
+        history.push(HistoryEntry {
+            hash: p.hash(),
+            in_check: p.in_check(),
+        });
+        p.make_move(m);
+    }
+}
+
+#[test]
+fn gold_drop_mate_in_one() {
+    // White king 5a, Black pawn 5c guards 5b: G*5b mates.
+    let root = pos("4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    let mut s = Searcher::new(ClassicalEval::default());
+    let (result, infos) = run(&mut s, &root, &depth(4));
+    assert_eq!(result.score, Score::MatePlies(1));
+    assert_eq!(root.format_move(result.best.unwrap()), "G*5b");
+    assert_eq!(infos.last().unwrap().pv.len(), 1);
+}
+
+#[test]
+fn entering_king_declaration_is_the_answer() {
+    let mut root = pos("+R+B+P+P+P+P+P+P+P/4K4/+P+P+P6/9/9/9/9/9/8k b R3P 1");
+    root.set_rules(ShogiRules {
+        entering_king: EnteringKingRule::Points27,
+        max_plies: 0,
+    });
+    let mut s = Searcher::new(ClassicalEval::default());
+    let (result, _) = run(&mut s, &root, &depth(6));
+    assert!(result.declare_win);
+    assert!(result.best.is_some_and(|m| root.is_legal_move(m)));
+    // Without the rule there is no declaration.
+    root.set_rules(ShogiRules::default());
+    let (normal, _) = run(&mut s, &root, &depth(3));
+    assert!(!normal.declare_win);
+}
+
+#[test]
+fn byoyomi_is_used_but_not_exceeded() {
+    let root = Position::startpos();
+    let limits = Limits {
+        clock: Some(Clock {
+            time_ms: [Some(0), Some(0)],
+            inc_ms: [0, 0],
+            moves_to_go: None,
+            byoyomi_ms: [300, 300],
+        }),
+        ..Limits::default()
+    };
+    let mut s = Searcher::new(ClassicalEval::default());
+    let started = Instant::now();
+    let (result, _) = run(&mut s, &root, &limits);
+    let elapsed = started.elapsed().as_millis();
+    assert!(
+        (200..=300).contains(&elapsed),
+        "{elapsed} ms of a 300 ms byoyomi"
+    );
+    assert!(result.best.is_some_and(|m| root.is_legal_move(m)));
+}
+
+#[test]
+fn node_limited_search_is_deterministic_and_pvs_are_legal() {
+    for sfen in sente::bench::positions::SHOGI.iter().step_by(4) {
+        let root = pos(sfen);
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let (a, infos) = run(&mut Searcher::new(ClassicalEval::default()), &root, &limits);
+        let (b, _) = run(&mut Searcher::new(ClassicalEval::default()), &root, &limits);
+        assert_eq!(a, b, "{sfen}");
+        for info in &infos {
+            assert_pv_legal(&root, &info.pv);
+        }
+        assert_eq!(infos.last().unwrap().pv.first().copied(), a.best);
+    }
+}

@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""Play a match between two engines at a real time control and report W/D/L and Elo.
+
+Chess engines speak UCI or CECP (python-chess drives them); shogi engines speak USI (driven
+directly, with cshogi as the referee). Openings are seeded random plies, each played twice with
+colours swapped. Clocks are kept here: a side whose clock runs out loses.
+
+Examples:
+  scripts/match.py --game chess --a "uci:target/release/sente" --b "xboard:/usr/games/phalanx" \
+      --games 200 --tc 10+0.1 --concurrency 2 --pgn /tmp/phalanx.pgn
+  scripts/match.py --game shogi --a "usi:target/release/sente" --b "usi:/usr/games/fairy-stockfish" \
+      --games 200 --tc 10+0.1
+"""
+
+import argparse
+import concurrent.futures
+import math
+import random
+import shlex
+import subprocess
+import sys
+import threading
+import time
+
+
+def elo_from_score(score):
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_with_error(wins, draws, losses):
+    n = wins + draws + losses
+    if n == 0:
+        return 0.0, 0.0
+    score = (wins + 0.5 * draws) / n
+    var = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score ** 2) / n
+    stderr = math.sqrt(var / n)
+    lo, hi = score - 1.96 * stderr, score + 1.96 * stderr
+    return elo_from_score(score), (elo_from_score(hi) - elo_from_score(lo)) / 2
+
+
+def parse_tc(text):
+    base, _, inc = text.partition("+")
+    return float(base), float(inc or 0)
+
+
+# ----------------------------------------------------------------------------------- chess
+
+def chess_opening(seed, plies):
+    import chess
+    rng = random.Random(seed)
+    while True:
+        board = chess.Board()
+        for _ in range(plies):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if not board.is_game_over() and board.legal_moves.count() > 0:
+            return board.move_stack
+
+
+def open_chess_engine(spec):
+    import chess.engine
+    proto, _, cmd = spec.partition(":")
+    argv = shlex.split(cmd)
+    if proto == "uci":
+        engine = chess.engine.SimpleEngine.popen_uci(argv, stderr=subprocess.DEVNULL)
+    elif proto == "xboard":
+        engine = chess.engine.SimpleEngine.popen_xboard(argv, stderr=subprocess.DEVNULL)
+    else:
+        raise SystemExit(f"engine spec '{spec}': use uci:CMD or xboard:CMD")
+    return engine
+
+
+def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id):
+    import chess
+    import chess.engine
+    import chess.pgn
+    base, inc = tc
+    engines = {True: None, False: None}
+    white_spec, black_spec = (a_spec, b_spec) if a_white else (b_spec, a_spec)
+    engines[True] = open_chess_engine(white_spec)
+    engines[False] = open_chess_engine(black_spec)
+    board = chess.Board()
+    for m in opening:
+        board.push(m)
+    clock = {True: base, False: base}
+    result, reason = None, ""
+    try:
+        while not board.is_game_over(claim_draw=True):
+            side = board.turn
+            limit = chess.engine.Limit(white_clock=clock[True], black_clock=clock[False],
+                                       white_inc=inc, black_inc=inc)
+            start = time.monotonic()
+            try:
+                played = engines[side].play(board, limit)
+            except chess.engine.EngineError as e:
+                result, reason = ("0-1" if side else "1-0"), f"engine error: {e}"
+                break
+            elapsed = time.monotonic() - start
+            clock[side] -= elapsed
+            if clock[side] < 0:
+                result, reason = ("0-1" if side else "1-0"), "time forfeit"
+                break
+            clock[side] += inc
+            if played.move is None or played.move not in board.legal_moves:
+                result, reason = ("0-1" if side else "1-0"), f"illegal move {played.move}"
+                break
+            board.push(played.move)
+            if board.ply() > 600:
+                result, reason = "1/2-1/2", "move limit"
+                break
+        if result is None:
+            outcome = board.outcome(claim_draw=True)
+            result, reason = outcome.result(), outcome.termination.name.lower()
+    finally:
+        for e in engines.values():
+            try:
+                e.quit()
+            except Exception:
+                pass
+    game = chess.pgn.Game.from_board(board)
+    game.headers["White"] = white_spec
+    game.headers["Black"] = black_spec
+    game.headers["Result"] = result
+    game.headers["Termination"] = reason
+    game.headers["Round"] = str(game_id)
+    return result, reason, str(game)
+
+
+# ----------------------------------------------------------------------------------- shogi
+
+class UsiEngine:
+    def __init__(self, spec):
+        proto, _, cmd = spec.partition(":")
+        if proto != "usi":
+            raise SystemExit(f"shogi engine spec '{spec}': use usi:CMD")
+        self.proc = subprocess.Popen(shlex.split(cmd), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.send("usi")
+        self.wait_for("usiok")
+        self.send("isready")
+        self.wait_for("readyok")
+        self.send("usinewgame")
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, prefix):
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("engine exited")
+            if line.strip().startswith(prefix):
+                return line.strip()
+
+    def go(self, moves, btime, wtime, inc_ms):
+        self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
+        self.send(f"go btime {btime} wtime {wtime} binc {inc_ms} winc {inc_ms}")
+        return self.wait_for("bestmove").split()[1]
+
+    def quit(self):
+        try:
+            self.send("gameover draw")
+            self.send("quit")
+            self.proc.wait(timeout=5)
+        except Exception:
+            self.proc.kill()
+
+
+def shogi_opening(seed, plies):
+    import cshogi
+    rng = random.Random(seed)
+    while True:
+        board = cshogi.Board()
+        moves = []
+        for _ in range(plies):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            m = rng.choice(legal)
+            moves.append(cshogi.move_to_usi(m))
+            board.push(m)
+        if not board.is_game_over():
+            return moves
+
+
+def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id):
+    import cshogi
+    base, inc = tc
+    black_spec, white_spec = (a_spec, b_spec) if a_black else (b_spec, a_spec)
+    engines = [UsiEngine(black_spec), UsiEngine(white_spec)]
+    board = cshogi.Board()
+    moves = list(opening)
+    for m in moves:
+        board.push_usi(m)
+    clock = [base, base]
+    result, reason = None, ""
+    try:
+        while True:
+            if board.is_game_over():
+                result, reason = ("0-1" if board.turn == cshogi.BLACK else "1-0"), "checkmate"
+                break
+            draw = board.is_draw()
+            if draw == cshogi.REPETITION_DRAW:
+                result, reason = "1/2-1/2", "repetition"
+                break
+            if draw == cshogi.REPETITION_WIN:
+                result, reason = ("1-0" if board.turn == cshogi.BLACK else "0-1"), "perpetual check"
+                break
+            if draw == cshogi.REPETITION_LOSE:
+                result, reason = ("0-1" if board.turn == cshogi.BLACK else "1-0"), "perpetual check"
+                break
+            if board.move_number > 512:
+                result, reason = "1/2-1/2", "move limit"
+                break
+            side = 0 if board.turn == cshogi.BLACK else 1
+            start = time.monotonic()
+            best = engines[side].go(moves, int(clock[0] * 1000), int(clock[1] * 1000), int(inc * 1000))
+            elapsed = time.monotonic() - start
+            clock[side] -= elapsed
+            loser = "0-1" if side == 0 else "1-0"
+            if clock[side] < 0:
+                result, reason = loser, "time forfeit"
+                break
+            clock[side] += inc
+            if best == "resign":
+                result, reason = loser, "resign"
+                break
+            if best == "win":
+                if board.is_nyugyoku():
+                    result, reason = ("1-0" if side == 0 else "0-1"), "entering king"
+                else:
+                    result, reason = loser, "false declaration"
+                break
+            move = board.move_from_usi(best)
+            if move == 0 or not board.is_legal(move):
+                result, reason = loser, f"illegal move {best}"
+                break
+            board.push(move)
+            moves.append(best)
+    finally:
+        for e in engines:
+            e.quit()
+    record = f"[{game_id}] black={black_spec} white={white_spec} {result} ({reason}) moves: {' '.join(moves)}"
+    return result, reason, record
+
+
+# ----------------------------------------------------------------------------------- driver
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", choices=["chess", "shogi"], required=True)
+    p.add_argument("--a", required=True, help="first engine: uci:CMD, xboard:CMD or usi:CMD")
+    p.add_argument("--b", required=True, help="second engine")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--tc", default="10+0.1", help="BASE+INC in seconds")
+    p.add_argument("--concurrency", type=int, default=1)
+    p.add_argument("--opening-plies", type=int, default=6)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--pgn", help="write games here")
+    args = p.parse_args()
+    tc = parse_tc(args.tc)
+    pairs = (args.games + 1) // 2
+    wins = draws = losses = 0
+    reasons = {}
+    lock = threading.Lock()
+    out = open(args.pgn, "w") if args.pgn else None
+
+    def play(i):
+        pair, second = divmod(i, 2)
+        a_first = second == 0
+        if args.game == "chess":
+            opening = chess_opening(args.seed * 100003 + pair, args.opening_plies)
+            return a_first, play_chess_game(args.a, args.b, a_first, opening, tc, i + 1)
+        opening = shogi_opening(args.seed * 100003 + pair, args.opening_plies)
+        return a_first, play_shogi_game(args.a, args.b, a_first, opening, tc, i + 1)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
+        futures = [pool.submit(play, i) for i in range(2 * pairs)]
+        for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
+            a_first, (result, reason, record) = future.result()
+            with lock:
+                if result == "1/2-1/2":
+                    draws += 1
+                elif (result == "1-0") == a_first:
+                    wins += 1
+                else:
+                    losses += 1
+                reasons[reason] = reasons.get(reason, 0) + 1
+                if out:
+                    out.write(record + "\n\n")
+                    out.flush()
+                elo, err = elo_with_error(wins, draws, losses)
+                print(f"game {done}/{2 * pairs}: {result} ({reason}); A: +{wins} ={draws} -{losses} "
+                      f"Elo {elo:+.1f} ± {err:.1f}", flush=True)
+    elo, err = elo_with_error(wins, draws, losses)
+    print(f"\nA = {args.a}\nB = {args.b}\ntc {args.tc}, {wins + draws + losses} games: "
+          f"+{wins} ={draws} -{losses}, Elo of A {elo:+.1f} ± {err:.1f} (95%)")
+    print("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Third-party client tests: python-chess drives Sente over UCI and XBoard, cshogi over USI.
+# Builds the release binary, installs the clients, runs tests/python with pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m pip install --quiet --disable-pip-version-check chess cshogi pytest
+cargo build --release -p sente
+SENTE_BIN="$PWD/target/release/sente" python3 -m pytest -q tests/python "$@"

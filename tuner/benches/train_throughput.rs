@@ -1,0 +1,61 @@
+//! Training throughput (positions/s) of the default chess and shogi architectures on 1 and 2
+//! threads, on synthetic positions with realistic active-feature counts. `cargo bench -p tuner`.
+
+use sente::nnue::arch::{CHESS, SHOGI};
+use sente::nnue::Architecture;
+use std::time::Instant;
+use tuner::adamw::AdamW;
+use tuner::batch::Batch;
+use tuner::model::FloatNet;
+use tuner::trainer::Trainer;
+
+fn synthetic(arch: &Architecture, count: usize, active: usize) -> Batch {
+    let mut state = 0x1234_5678_9abc_def0u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut batch = Batch::new();
+    let rows = arch.feature_rows() as u64;
+    for _ in 0..count {
+        let stm: Vec<u32> = (0..active).map(|_| (next() % rows) as u32).collect();
+        let nstm: Vec<u32> = (0..active).map(|_| (next() % rows) as u32).collect();
+        batch.push(
+            &stm,
+            &nstm,
+            (next() % arch.output_buckets as u64) as u8,
+            (next() % 1000) as f32 / 1000.0,
+        );
+    }
+    batch
+}
+
+fn measure(name: &str, arch: Architecture, active: usize, threads: usize) {
+    let batch_size = 16384;
+    let batch = synthetic(&arch, batch_size, active);
+    let net = FloatNet::new(arch, 1);
+    let params = net.layout.total;
+    let mut trainer = Trainer::new(net, AdamW::new(params, 0.01), threads);
+    trainer.step(&batch, 0.001);
+    let steps = 20;
+    let start = Instant::now();
+    for _ in 0..steps {
+        trainer.step(&batch, 0.001);
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    println!(
+        "{name:<6} {threads} thread(s): {:>9.0} positions/s ({} active features per side, batch {batch_size}, {:.1} ms/step)",
+        (steps * batch_size) as f64 / seconds,
+        active,
+        1000.0 * seconds / steps as f64
+    );
+}
+
+fn main() {
+    for threads in [1, 2] {
+        measure("chess", CHESS, 30, threads);
+        measure("shogi", SHOGI, 50, threads);
+    }
+}
