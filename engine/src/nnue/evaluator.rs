@@ -245,13 +245,15 @@ pub fn evaluate_from_scratch<G: NnueGame>(net: &Network, level: SimdLevel, pos: 
 }
 
 /// `evaluate_from_scratch` with the accumulators in `buffer` (resized to `2 × l1` once): the
-/// "full refresh" of the benchmarks and of the tuner's checks.
+/// "full refresh" of the benchmarks and of the tuner's checks. `net` must have `G`'s
+/// architecture (as every net loaded with `G::ARCH` has); another is a programming error.
 pub fn evaluate_from_scratch_in<G: NnueGame>(
     net: &Network,
     level: SimdLevel,
     pos: &G,
     buffer: &mut Vec<i16>,
 ) -> i32 {
+    assert_eq!(*net.arch(), G::ARCH, "a {} net is needed", G::NAME);
     let l1 = net.arch().l1;
     buffer.resize(2 * l1, 0);
     let mut features = [0u32; MAX_ACTIVE];
@@ -273,8 +275,9 @@ pub fn evaluate_from_scratch_in<G: NnueGame>(
 }
 
 /// The accumulator of `perspective` in `pos` summed in plain scalar code straight from the
-/// weight rows (an independent reference for tests).
+/// weight rows (an independent reference for tests). `net` must have `G`'s architecture.
 pub fn accumulator_reference<G: NnueGame>(net: &Network, pos: &G, perspective: Side) -> Vec<i16> {
+    assert_eq!(*net.arch(), G::ARCH, "a {} net is needed", G::NAME);
     let mut acc = net.ft_bias().to_vec();
     let mut features = [0u32; MAX_ACTIVE];
     let n = pos.active_features(perspective, &mut features);

@@ -1,0 +1,98 @@
+//! The NNUE evaluator driven by the real search: every evaluation the search asks for during
+//! depth-limited searches of both games (one and two threads) equals the from-scratch
+//! evaluation of that position, so the search's reset/push/pop pattern (null moves, quiescence,
+//! re-searches) keeps the incremental accumulators exact; and a search with NNUE returns a legal
+//! move.
+
+mod nnue_support;
+
+use nnue_support::*;
+use sente::eval::Evaluator;
+use sente::nnue::{evaluate_from_scratch, Network, NnueEval, NnueGame, SimdLevel};
+use sente::search::{Limits, SearchControl, SearchOptions, Searcher};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// NNUE evaluation that checks itself against the from-scratch reference on every call.
+#[derive(Clone)]
+struct CheckedNnue<G: NnueGame> {
+    inner: NnueEval<G>,
+    net: Arc<Network>,
+    checked: Arc<AtomicUsize>,
+}
+
+impl<G: NnueGame> Evaluator<G> for CheckedNnue<G> {
+    fn reset(&mut self, root: &G) {
+        self.inner.reset(root);
+    }
+
+    fn push(&mut self, child: &G) {
+        self.inner.push(child);
+    }
+
+    fn pop(&mut self) {
+        self.inner.pop();
+    }
+
+    fn evaluate(&mut self, pos: &G) -> i32 {
+        let score = self.inner.evaluate(pos);
+        let reference = evaluate_from_scratch(&self.net, SimdLevel::Scalar, pos);
+        assert_eq!(
+            score,
+            reference,
+            "incremental != scratch at {}",
+            pos.to_text()
+        );
+        self.checked.fetch_add(1, Ordering::Relaxed);
+        score
+    }
+}
+
+fn search_checked<G: NnueGame>(net: Arc<Network>, starts: &[&str], depth: u32, threads: usize) {
+    let checked = Arc::new(AtomicUsize::new(0));
+    let eval = CheckedNnue {
+        inner: NnueEval::<G>::new(Arc::clone(&net)).unwrap(),
+        net,
+        checked: Arc::clone(&checked),
+    };
+    let mut searcher = Searcher::new(eval);
+    searcher.set_threads(threads);
+    for text in starts {
+        let root = G::from_text(text).unwrap();
+        if legal(&root).is_empty() {
+            continue;
+        }
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let result = searcher.search(
+            &root,
+            &[],
+            &limits,
+            &SearchOptions::default(),
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        let best = result.best.expect("a legal move exists");
+        assert!(root.is_legal_move(best), "{}: {best:?}", root.to_text());
+    }
+    let n = checked.load(Ordering::Relaxed);
+    println!(
+        "{} depth {depth}, {threads} thread(s): {n} evaluations checked",
+        G::NAME
+    );
+    assert!(n > 1000, "only {n} evaluations checked");
+}
+
+#[test]
+fn chess_search_evaluations_equal_the_from_scratch_evaluation() {
+    search_checked::<sente::chess::Position>(chess_net(), CHESS_STARTS, 9, 1);
+    search_checked::<sente::chess::Position>(chess_net(), &CHESS_STARTS[..2], 8, 2);
+}
+
+#[test]
+fn shogi_search_evaluations_equal_the_from_scratch_evaluation() {
+    search_checked::<sente::shogi::Position>(shogi_net(), SHOGI_STARTS, 6, 1);
+    search_checked::<sente::shogi::Position>(shogi_net(), &SHOGI_STARTS[..2], 5, 2);
+}
