@@ -33,6 +33,15 @@ enum Command {
         /// Search depth (the bench's default when left out).
         depth: Option<u32>,
     },
+    /// The classical and NNUE evaluations of a position (chess FEN or shogi SFEN).
+    Eval {
+        /// A net file for the position's game (the embedded default net otherwise).
+        #[arg(long)]
+        net: Option<std::path::PathBuf>,
+        /// `startpos` (chess, the default), `shogi`, a FEN, or an SFEN.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        position: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -44,6 +53,25 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft { depth, position }) => perft(depth, &position.join(" ")),
         Some(Command::Bench { game, depth }) => bench(game.as_deref(), depth),
+        Some(Command::Eval { net, position }) => eval(&position.join(" "), net.as_deref()),
+    }
+}
+
+fn eval(position: &str, net: Option<&std::path::Path>) -> ExitCode {
+    let text = match position.trim() {
+        "" | "startpos" => sente::chess::Position::startpos().to_text(),
+        "shogi" => sente::shogi::Position::startpos().to_text(),
+        other => other.to_string(),
+    };
+    match sente::nnue::eval_report(&text, net) {
+        Ok(report) => {
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("sente eval: {error}");
+            ExitCode::from(2)
+        }
     }
 }
 

@@ -1,28 +1,33 @@
 //! The default nets compiled into the binary, one per game, shared by every evaluator.
 //!
-//! No trained net has been promoted into `nets/` yet, so both games have none and the classical
-//! evaluators stay the default. Promoting a net (the network-loop issue) is three lines per game
-//! in `embedded_bytes`:
-//!
-//! ```text
-//! static CHESS_NET: AlignedBytes<{ include_bytes!("../../../nets/chess-default.nnue").len() }> =
-//!     AlignedBytes(*include_bytes!("../../../nets/chess-default.nnue"));
-//! GAME_CHESS => Some(&CHESS_NET.0),
-//! ```
-//!
-//! `AlignedBytes` gives the 64-byte alignment the loader checks; the file is validated once, on
-//! first use, and the test `embedded_nets_are_valid` rejects a broken file at `cargo test` time.
+//! `engine/build.rs` embeds `nets/<game>-default.nnue` when that file exists (the network loop's
+//! `promote` step writes it), so promoting a net and rebuilding makes it the default; without one
+//! the classical evaluator stays the default. `AlignedBytes` gives the 64-byte alignment the
+//! loader checks; the file is validated once, on first use, and the test `embedded_nets_are_valid`
+//! rejects a broken file at `cargo test` time.
 
 use super::arch::{Architecture, GAME_CHESS, GAME_SHOGI};
 use super::format::NetFormatError;
 use super::network::Network;
 use std::sync::{Arc, OnceLock};
 
+#[cfg(sente_embed_chess)]
+static CHESS_NET: super::network::AlignedBytes<
+    { include_bytes!("../../../nets/chess-default.nnue").len() },
+> = super::network::AlignedBytes(*include_bytes!("../../../nets/chess-default.nnue"));
+
+#[cfg(sente_embed_shogi)]
+static SHOGI_NET: super::network::AlignedBytes<
+    { include_bytes!("../../../nets/shogi-default.nnue").len() },
+> = super::network::AlignedBytes(*include_bytes!("../../../nets/shogi-default.nnue"));
+
 /// The bytes of the embedded net of `arch`'s game, if one is embedded.
 fn embedded_bytes(arch: &Architecture) -> Option<&'static [u8]> {
     match arch.game_id {
-        GAME_CHESS => None,
-        GAME_SHOGI => None,
+        #[cfg(sente_embed_chess)]
+        GAME_CHESS => Some(&CHESS_NET.0),
+        #[cfg(sente_embed_shogi)]
+        GAME_SHOGI => Some(&SHOGI_NET.0),
         _ => None,
     }
 }
