@@ -1,8 +1,9 @@
 //! A match between two configurations: game pairs on seeded random openings with colours
 //! swapped, played on several threads, summarised as W/D/L, pentanomial pair counts, Elo ± 95%
-//! error and an optional SPRT that can end the match early.
+//! error and an optional SPRT that can end the match early. Players on a clock (see
+//! `PlayerConfig::time_control`) lose on time when it runs out; such losses are counted.
 
-use super::game::{play_game, Adjudication, GameRecord, PlayerConfig, SearchPlayer};
+use super::game::{play_game, Adjudication, GameEnd, GameRecord, PlayerConfig, SearchPlayer};
 use super::opening::random_opening;
 use super::stats::{Pentanomial, ScoreDistribution, Sprt, SprtVerdict, WdlCounts};
 use crate::eval::Evaluator;
@@ -52,6 +53,9 @@ pub struct MatchReport {
     pub elo: f64,
     pub elo_error: f64,
     pub sprt: Option<(Sprt, f64, SprtVerdict)>,
+    /// Games lost on time by the first and by the second configuration; `None` when neither
+    /// played on a clock.
+    pub time_forfeits: Option<[u64; 2]>,
 }
 
 impl MatchReport {
@@ -61,6 +65,7 @@ impl MatchReport {
         wdl: WdlCounts,
         pentanomial: Pentanomial,
         sprt: Option<Sprt>,
+        time_forfeits: Option<[u64; 2]>,
     ) -> Self {
         let distribution = ScoreDistribution::pentanomial(&pentanomial);
         let (elo, elo_error) = distribution.map_or((0.0, f64::INFINITY), |d| d.elo_with_error());
@@ -76,6 +81,7 @@ impl MatchReport {
             elo,
             elo_error,
             sprt,
+            time_forfeits,
         }
     }
 }
@@ -94,6 +100,13 @@ impl fmt::Display for MatchReport {
         )?;
         writeln!(f, "pairs (0, ½, 1, 1½, 2 points): {:?}", self.pentanomial.0)?;
         write!(f, "Elo {:+.1} ± {:.1} (95%)", self.elo, self.elo_error)?;
+        if let Some([first, second]) = self.time_forfeits {
+            write!(
+                f,
+                "\nlosses on time: {} {}, {} {}",
+                self.first_name, first, self.second_name, second
+            )?;
+        }
         if let Some((s, llr, verdict)) = self.sprt {
             let (lower, upper) = s.bounds();
             write!(
@@ -131,7 +144,7 @@ where
 {
     let next_pair = AtomicUsize::new(0);
     let decided = AtomicBool::new(false);
-    let totals = Mutex::new((WdlCounts::default(), Pentanomial::default()));
+    let totals = Mutex::new((WdlCounts::default(), Pentanomial::default(), [0u64; 2]));
     let threads = config.concurrency.clamp(1, config.pairs.max(1));
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -154,7 +167,16 @@ where
                         half_points(game_b_first.winner, Side::Second),
                     ];
                     let mut totals = totals.lock().unwrap_or_else(|e| e.into_inner());
-                    let (wdl, penta) = &mut *totals;
+                    let (wdl, penta, forfeits) = &mut *totals;
+                    // The first configuration moved first in game one and second in game two.
+                    for (game, first_side) in
+                        [(&game_a_first, Side::First), (&game_b_first, Side::Second)]
+                    {
+                        if game.end == GameEnd::TimeForfeit {
+                            let loser_is_first = game.winner != Some(first_side);
+                            forfeits[usize::from(!loser_is_first)] += 1;
+                        }
+                    }
                     for p in points {
                         match p {
                             2 => wdl.wins += 1,
@@ -164,7 +186,8 @@ where
                     }
                     penta.0[points[0] + points[1]] += 1;
                     if let Some(sprt) = config.sprt {
-                        let report = MatchReport::from_counts("", "", *wdl, *penta, Some(sprt));
+                        let report =
+                            MatchReport::from_counts("", "", *wdl, *penta, Some(sprt), None);
                         if report
                             .sprt
                             .is_some_and(|(_, _, v)| v != SprtVerdict::Continue)
@@ -180,6 +203,14 @@ where
                 .spawn_scoped(scope, worker);
         }
     });
-    let (wdl, penta) = *totals.lock().unwrap_or_else(|e| e.into_inner());
-    MatchReport::from_counts(&first.name, &second.name, wdl, penta, config.sprt)
+    let (wdl, penta, forfeits) = *totals.lock().unwrap_or_else(|e| e.into_inner());
+    let on_clock = first.time_control.is_some() || second.time_control.is_some();
+    MatchReport::from_counts(
+        &first.name,
+        &second.name,
+        wdl,
+        penta,
+        config.sprt,
+        on_clock.then_some(forfeits),
+    )
 }
