@@ -33,7 +33,15 @@ fn run(game: &str, book: &Path, games: u64, plies: u32, threads: usize, out: &Pa
         .args(["--games", &games.to_string()])
         .args(["--random-plies", &plies.to_string()])
         .args(["--threads", &threads.to_string()])
-        .args(["--nodes", "200", "--verify-nodes", "200", "--seed", "5", "--out"])
+        .args([
+            "--nodes",
+            "200",
+            "--verify-nodes",
+            "200",
+            "--seed",
+            "5",
+            "--out",
+        ])
         .arg(out)
         .output()
         .unwrap()
@@ -51,7 +59,10 @@ fn check_sample_book<G: NnueGame>(game: &str) {
         .iter()
         .map(|e| e.position.to_text())
         .collect();
-    assert!(distinct.len() + 2 >= book.len(), "mostly distinct positions");
+    assert!(
+        distinct.len() + 2 >= book.len(),
+        "mostly distinct positions"
+    );
     let mut searcher = Searcher::new(load_eval::<G>("classical").unwrap());
     searcher.set_hash_mb(4);
     for entry in book.entries() {
@@ -81,12 +92,7 @@ fn check_sample_book<G: NnueGame>(game: &str) {
             &mut |_| {},
         );
         let balanced = matches!(result.score, Score::Cp(cp) if cp.abs() <= 300);
-        assert!(
-            balanced,
-            "{}: {:?}",
-            entry.position.to_text(),
-            result.score
-        );
+        assert!(balanced, "{}: {:?}", entry.position.to_text(), result.score);
     }
 }
 
@@ -178,7 +184,10 @@ fn a_bad_book_is_refused_before_any_game() {
     std::fs::write(&book, "e2e4 e7e5 zz\n").unwrap();
     let output = run("chess", &book, 4, 0, 1, &out);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success() && stderr.contains("line 1"), "{stderr}");
+    assert!(
+        !output.status.success() && stderr.contains("line 1"),
+        "{stderr}"
+    );
 
     let missing = run("chess", &dir.join("missing.txt"), 4, 0, 1, &out);
     assert!(!missing.status.success());
