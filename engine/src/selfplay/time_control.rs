@@ -142,9 +142,10 @@ mod tests {
         let seen = clock.search_clock();
         assert_eq!(seen.time_ms, [Some(800), Some(1000)]);
         assert_eq!(seen.inc_ms, [100, 100]);
-        assert!(clock.charge(Side::Second, Duration::from_millis(1100)));
-        assert_eq!(clock.remaining_ms(), [Some(800), Some(0)]);
-        assert!(!clock.charge(Side::Second, Duration::from_millis(5)));
+        // Using exactly the remaining time is still in time, and earns the increment.
+        assert!(clock.charge(Side::Second, Duration::from_millis(1000)));
+        assert_eq!(clock.remaining_ms(), [Some(800), Some(100)]);
+        assert!(!clock.charge(Side::Second, Duration::from_millis(105)));
         assert_eq!(clock.remaining_ms(), [Some(800), Some(-5)]);
         assert_eq!(clock.search_clock().time_ms[1], Some(0));
     }
