@@ -6,7 +6,7 @@
 
 use sente::game::{Game, HistoryEntry};
 use sente::movelist::MoveList;
-use sente::selfplay::Opening;
+use sente::selfplay::{random_opening, Opening};
 use std::path::Path;
 
 /// Most whitespace-separated fields a position text has (chess FEN: 6; SFEN: 4).
@@ -93,6 +93,23 @@ impl<G: Game> Book<G> {
     /// Entry `index` modulo the book's length.
     pub fn entry(&self, index: u64) -> &Opening<G> {
         &self.entries[(index % self.entries.len() as u64) as usize]
+    }
+
+    /// Book line `line_seed % len`, then `plies` random plies (seeded by `ply_seed`) on top; the
+    /// moves and history run from the line's own start.
+    pub fn opening(&self, line_seed: u64, plies: u32, ply_seed: u64) -> Opening<G> {
+        let line = self.entry(line_seed);
+        let on_top = random_opening(&line.position, plies, ply_seed);
+        Opening {
+            position: on_top.position,
+            moves: line.moves.iter().chain(&on_top.moves).copied().collect(),
+            history: line
+                .history
+                .iter()
+                .chain(&on_top.history)
+                .copied()
+                .collect(),
+        }
     }
 
     pub fn entries(&self) -> &[Opening<G>] {

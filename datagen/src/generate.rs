@@ -165,7 +165,7 @@ impl<G: Game, E: Evaluator<G>> SelfPlayer<G> for CountingPlayer<G, E> {
 }
 
 /// Salt of the seed that picks a game's book line (kept apart from the random plies' seed).
-const BOOK_SALT: u64 = 0xB00C_5EED;
+pub const BOOK_SALT: u64 = 0xB00C_5EED;
 
 /// Where a game's opening starts: one start position, or a book line per draw.
 enum OpeningSource<'a, G: Game> {
@@ -186,20 +186,11 @@ fn draw_opening<G: Game>(
     let ply_seed = game_seed(config.seed ^ redraw, index);
     match source {
         OpeningSource::Start(start) => random_opening(start, config.random_plies, ply_seed),
-        OpeningSource::Book(book) => {
-            let line = book.entry(game_seed(config.seed ^ BOOK_SALT ^ redraw, index));
-            let on_top = random_opening(&line.position, config.random_plies, ply_seed);
-            Opening {
-                position: on_top.position,
-                moves: line.moves.iter().chain(&on_top.moves).copied().collect(),
-                history: line
-                    .history
-                    .iter()
-                    .chain(&on_top.history)
-                    .copied()
-                    .collect(),
-            }
-        }
+        OpeningSource::Book(book) => book.opening(
+            game_seed(config.seed ^ BOOK_SALT ^ redraw, index),
+            config.random_plies,
+            ply_seed,
+        ),
     }
 }
 

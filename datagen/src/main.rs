@@ -3,10 +3,12 @@
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand};
 use datagen::book::Book;
-use datagen::generate::{generate_with_book, GenerateConfig};
+use datagen::generate::{game_seed, generate_with_book, GenerateConfig, BOOK_SALT};
 use datagen::inspect::{print_stats, verify_files};
 use datagen::players::DatagenGame;
-use sente::selfplay::{run_match, Adjudication, MatchConfig, PlayerConfig, Sprt, TimeControl};
+use sente::selfplay::{
+    run_match, run_match_with_openings, Adjudication, MatchConfig, PlayerConfig, Sprt, TimeControl,
+};
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -97,9 +99,13 @@ enum Command {
         threads: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Random plies from the start position for each game pair's opening.
+        /// Random plies for each game pair's opening (on top of the book position, if any).
         #[arg(long, default_value_t = 8)]
         random_plies: u32,
+        /// Openings from FILE (same format as `run --book`); pair p takes a line chosen by
+        /// (seed, p).
+        #[arg(long, value_name = "FILE")]
+        book: Option<PathBuf>,
         /// SPRT bounds in Elo, e.g. `0,10`; the match stops once decided.
         #[arg(long)]
         sprt: Option<String>,
@@ -202,6 +208,7 @@ fn main() -> Result<()> {
             threads,
             seed,
             random_plies,
+            book,
             sprt,
         } => {
             let config = MatchConfig {
@@ -213,9 +220,9 @@ fn main() -> Result<()> {
                 sprt: sprt.as_deref().map(parse_sprt).transpose()?,
             };
             if game == "chess" {
-                match_for::<sente::chess::Position>(&a, &b, nodes, tc, &config)
+                match_for::<sente::chess::Position>(&a, &b, nodes, tc, book, &config)
             } else {
-                match_for::<sente::shogi::Position>(&a, &b, nodes, tc, &config)
+                match_for::<sente::shogi::Position>(&a, &b, nodes, tc, book, &config)
             }
         }
     }
@@ -226,8 +233,10 @@ fn match_for<G: DatagenGame>(
     b: &str,
     nodes: u64,
     tc: Option<TimeControl>,
+    book: Option<PathBuf>,
     config: &MatchConfig,
 ) -> Result<()> {
+    let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
     let player = |name: &str| -> Result<_> {
         let eval = G::load_eval(name)?;
         Ok(match tc {
@@ -237,7 +246,19 @@ fn match_for<G: DatagenGame>(
     };
     let first = player(a)?;
     let second = player(b)?;
-    let report = run_match(&G::start_position(false), &first, &second, config, &|_| {});
+    let report = match &book {
+        Some(book) => {
+            let opening = |pair: usize| {
+                book.opening(
+                    game_seed(config.seed ^ BOOK_SALT, pair as u64),
+                    config.opening_plies,
+                    game_seed(config.seed, pair as u64),
+                )
+            };
+            run_match_with_openings(&opening, &first, &second, config, &|_| {})
+        }
+        None => run_match(&G::start_position(false), &first, &second, config, &|_| {}),
+    };
     println!("{report}");
     Ok(())
 }

@@ -1,13 +1,14 @@
 //! `datagen run --book`: the sample books are legal and balanced, games start from book
 //! positions, a run with a book is bit-identical whatever the thread count, and bad books (or a
-//! resume with another book) are refused before any game is played.
+//! resume with another book) are refused before any game is played; matches take book openings.
 
 use datagen::book::Book;
 use datagen::inspect::for_each_game;
 use datagen::players::load_eval;
-use sente::game::Game;
+use sente::game::{Game, GameMove};
 use sente::nnue::NnueGame;
 use sente::search::{Limits, Score, SearchControl, SearchOptions, Searcher};
+use sente::selfplay::{run_match_with_openings, MatchConfig, PlayerConfig};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -212,4 +213,78 @@ fn resuming_with_another_book_is_refused() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("other settings"));
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn match_games_start_from_book_lines() {
+    type Chess = sente::chess::Position;
+    let book = Book::<Chess>::load(&sample_book("chess")).unwrap();
+    let lines: HashSet<Vec<u16>> = book
+        .entries()
+        .iter()
+        .map(|e| e.moves.iter().map(|m| m.to_bits()).collect())
+        .collect();
+    let eval = load_eval::<Chess>("classical").unwrap();
+    let player = |name: &str| PlayerConfig::with_nodes(name, eval.clone(), 100);
+    let config = MatchConfig {
+        pairs: 3,
+        ..MatchConfig::default()
+    };
+    let opening = |pair: usize| book.opening(pair as u64 * 7, 0, 0);
+    let seen = std::sync::Mutex::new(Vec::new());
+    let report = run_match_with_openings(&opening, &player("a"), &player("b"), &config, &|g| {
+        seen.lock()
+            .unwrap()
+            .push(g.opening.iter().map(|m| m.to_bits()).collect::<Vec<u16>>())
+    });
+    assert_eq!(report.wdl.games(), 6);
+    let seen = seen.into_inner().unwrap();
+    assert_eq!(seen.len(), 6);
+    assert!(seen.iter().all(|moves| lines.contains(moves)));
+
+    // The command line: a book match runs, a bad book is refused.
+    let output = Command::new(BIN)
+        .args([
+            "match",
+            "--game",
+            "shogi",
+            "--a",
+            "classical",
+            "--b",
+            "classical",
+        ])
+        .args([
+            "--pairs",
+            "1",
+            "--nodes",
+            "100",
+            "--random-plies",
+            "2",
+            "--book",
+        ])
+        .arg(sample_book("shogi"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("2 games"));
+    let bad = scratch("bad-match-book");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("b.txt"), "7g7f\n7g7f 7g7f\n").unwrap();
+    let output = Command::new(BIN)
+        .args([
+            "match",
+            "--game",
+            "shogi",
+            "--a",
+            "classical",
+            "--b",
+            "classical",
+        ])
+        .arg("--book")
+        .arg(bad.join("b.txt"))
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("b.txt line 2"));
+    let _ = std::fs::remove_dir_all(bad);
 }

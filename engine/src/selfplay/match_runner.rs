@@ -4,7 +4,7 @@
 //! `PlayerConfig::time_control`) lose on time when it runs out; such losses are counted.
 
 use super::game::{play_game, Adjudication, GameEnd, GameRecord, PlayerConfig, SearchPlayer};
-use super::opening::random_opening;
+use super::opening::{random_opening, Opening};
 use super::stats::{Pentanomial, ScoreDistribution, Sprt, SprtVerdict, WdlCounts};
 use crate::eval::Evaluator;
 use crate::game::{Game, Side};
@@ -128,10 +128,32 @@ fn half_points(record_winner: Option<Side>, side: Side) -> usize {
     }
 }
 
-/// Plays the match of `first` against `second` from `start`. `on_game` sees every finished
-/// game (e.g. to save it); it may be called from several threads.
+/// Plays the match of `first` against `second` from `start` (random openings of
+/// `config.opening_plies` plies). `on_game` sees every finished game (e.g. to save it); it may be
+/// called from several threads.
 pub fn run_match<G, EA, EB>(
     start: &G,
+    first: &PlayerConfig<EA>,
+    second: &PlayerConfig<EB>,
+    config: &MatchConfig,
+    on_game: &(dyn Fn(&GameRecord<G>) + Sync),
+) -> MatchReport
+where
+    G: Game,
+    EA: Evaluator<G> + Sync,
+    EB: Evaluator<G> + Sync,
+{
+    let opening = |pair: usize| {
+        let seed = config.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ pair as u64;
+        random_opening(start, config.opening_plies, seed)
+    };
+    run_match_with_openings(&opening, first, second, config, on_game)
+}
+
+/// Like `run_match`, with the opening of each game pair (by pair index) from `opening_for_pair`
+/// (e.g. an opening book); `config.opening_plies` is not used.
+pub fn run_match_with_openings<G, EA, EB>(
+    opening_for_pair: &(dyn Fn(usize) -> Opening<G> + Sync),
     first: &PlayerConfig<EA>,
     second: &PlayerConfig<EB>,
     config: &MatchConfig,
@@ -156,8 +178,7 @@ where
                     if pair >= config.pairs || decided.load(Ordering::Relaxed) {
                         return;
                     }
-                    let seed = config.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ pair as u64;
-                    let opening = random_opening(start, config.opening_plies, seed);
+                    let opening = opening_for_pair(pair);
                     let game_a_first = play_game(&opening, [&mut a, &mut b], &config.adjudication);
                     on_game(&game_a_first);
                     let game_b_first = play_game(&opening, [&mut b, &mut a], &config.adjudication);

@@ -11,7 +11,7 @@ pub mod time_control;
 pub use game::{
     play_game, Adjudication, GameEnd, GameRecord, PlayerConfig, SearchPlayer, SelfPlayer,
 };
-pub use match_runner::{run_match, MatchConfig, MatchReport};
+pub use match_runner::{run_match, run_match_with_openings, MatchConfig, MatchReport};
 pub use opening::{random_opening, Opening};
 pub use stats::{Pentanomial, ScoreDistribution, Sprt, SprtVerdict, WdlCounts};
 pub use time_control::{GameClock, TimeControl, TimeControlError};
