@@ -1,8 +1,10 @@
 //! Self-play data generation: games in parallel with rayon, each seeded from (seed, game index)
 //! so the output is bit-identical whatever the thread count; written in chunks of
 //! `GAMES_PER_CHUNK` games in index order; a killed run restarted with the same arguments resumes
-//! after its last complete chunk.
+//! after its last complete chunk. Openings are random plies from the start position or from a
+//! book position chosen by (seed, game index).
 
+use crate::book::{Book, BookSummary};
 use crate::format::{self, GameRecord, SCORE_LIMIT, SCORE_NONE};
 use crate::players::DatagenGame;
 use crate::progress::Progress;
@@ -45,8 +47,9 @@ pub struct GenerateConfig {
 }
 
 impl GenerateConfig {
-    fn manifest(&self) -> String {
-        format!(
+    /// The settings as `run.txt` holds them; a book adds a line with its checksum.
+    fn manifest(&self, book: Option<BookSummary>) -> String {
+        let mut text = format!(
             "sente datagen v{}\ngame={}\nnodes={}\nseed={}\nrandom_plies={}\nverify_nodes={}\nverify_margin={}\nadjudication={:?}\nevaluator={}\ndfrc={}\n",
             format::FORMAT_VERSION,
             self.game,
@@ -58,7 +61,14 @@ impl GenerateConfig {
             self.adjudication,
             self.evaluator,
             self.dfrc
-        )
+        );
+        if let Some(book) = book {
+            text.push_str(&format!(
+                "book={:016x} ({} positions)\n",
+                book.checksum, book.positions
+            ));
+        }
+        text
     }
 }
 
@@ -125,6 +135,7 @@ pub fn end_code(end: GameEnd) -> u8 {
         GameEnd::ResignAdjudication => 9,
         GameEnd::DrawAdjudication => 10,
         GameEnd::MaxPlies => 11,
+        GameEnd::TimeForfeit => 12,
     }
 }
 
@@ -153,15 +164,45 @@ impl<G: Game, E: Evaluator<G>> SelfPlayer<G> for CountingPlayer<G, E> {
     }
 }
 
-/// Draws the opening of game `index`: random plies, then (optionally) a verification search
-/// that rejects lopsided positions; up to 16 draws.
+/// Salt of the seed that picks a game's book line (kept apart from the random plies' seed).
+pub const BOOK_SALT: u64 = 0xB00C_5EED;
+
+/// Where a game's opening starts: one start position, or a book line per draw.
+enum OpeningSource<'a, G: Game> {
+    Start(G),
+    Book(&'a Book<G>),
+}
+
+/// The `draw`-th candidate opening of game `index` (draw 0 first, later ones after a rejected
+/// verification): the start (or book line `game_seed(seed ^ salt, index) % lines`), then the
+/// configured random plies on top.
+fn draw_opening<G: Game>(
+    source: &OpeningSource<G>,
+    config: &GenerateConfig,
+    index: u64,
+    draw: u64,
+) -> Opening<G> {
+    let redraw = draw.wrapping_mul(0xA076_1D64_78BD_642F);
+    let ply_seed = game_seed(config.seed ^ redraw, index);
+    match source {
+        OpeningSource::Start(start) => random_opening(start, config.random_plies, ply_seed),
+        OpeningSource::Book(book) => book.opening(
+            game_seed(config.seed ^ BOOK_SALT ^ redraw, index),
+            config.random_plies,
+            ply_seed,
+        ),
+    }
+}
+
+/// Draws the opening of game `index`, then (optionally) a verification search that rejects
+/// lopsided positions; up to 16 draws.
 fn opening_for<G: Game, E: Evaluator<G>>(
-    start: &G,
+    source: &OpeningSource<G>,
     config: &GenerateConfig,
     index: u64,
     verifier: &mut Searcher<G, E>,
 ) -> Opening<G> {
-    let mut opening = random_opening(start, config.random_plies, game_seed(config.seed, index));
+    let mut opening = draw_opening(source, config, index, 0);
     if config.verify_nodes == 0 {
         return opening;
     }
@@ -186,14 +227,7 @@ fn opening_for<G: Game, E: Evaluator<G>>(
         if balanced {
             break;
         }
-        opening = random_opening(
-            start,
-            config.random_plies,
-            game_seed(
-                config.seed ^ attempt.wrapping_mul(0xA076_1D64_78BD_642F),
-                index,
-            ),
-        );
+        opening = draw_opening(source, config, index, attempt);
     }
     opening
 }
@@ -202,13 +236,20 @@ fn opening_for<G: Game, E: Evaluator<G>>(
 fn play_one<G: DatagenGame, E: Evaluator<G> + Sync>(
     config: &GenerateConfig,
     evaluator: &E,
+    book: Option<&Book<G>>,
     index: u64,
 ) -> (GameRecord, u64, f64) {
     let player = |name: &str| PlayerConfig::with_nodes(name, evaluator.clone(), config.nodes);
     let mut verifier = Searcher::new(evaluator.clone());
     verifier.set_hash_mb(4);
-    let start = G::start_for_game(config.dfrc, game_seed(config.seed ^ 0xDF2C, index));
-    let opening = opening_for(&start, config, index, &mut verifier);
+    let source = match book {
+        Some(book) => OpeningSource::Book(book),
+        None => OpeningSource::Start(G::start_for_game(
+            config.dfrc,
+            game_seed(config.seed ^ 0xDF2C, index),
+        )),
+    };
+    let opening = opening_for(&source, config, index, &mut verifier);
     let mut first = CountingPlayer {
         inner: SearchPlayer::new(player("first")),
         nodes: 0,
@@ -249,20 +290,25 @@ fn manifest_path(out: &Path) -> PathBuf {
 
 /// Reads the existing data file (if any), checks the manifest, cuts a torn tail, and returns how
 /// many games and positions are already complete.
-fn resume_point(out: &Path, config: &GenerateConfig) -> Result<(u64, GenerateSummary)> {
+fn resume_point(
+    out: &Path,
+    config: &GenerateConfig,
+    book: Option<BookSummary>,
+) -> Result<(u64, GenerateSummary)> {
     let manifest = manifest_path(out);
     let data = data_path(out);
+    let expected = config.manifest(book);
     if !data.exists() {
-        std::fs::write(&manifest, config.manifest()).context("writing run.txt")?;
+        std::fs::write(&manifest, &expected).context("writing run.txt")?;
         return Ok((0, GenerateSummary::default()));
     }
     let existing = std::fs::read_to_string(&manifest).unwrap_or_default();
-    if existing != config.manifest() {
+    if existing != expected {
         bail!(
             "{} holds a run with other settings; use another --out or the same arguments\n--- existing\n{}--- requested\n{}",
             out.display(),
             existing,
-            config.manifest()
+            expected
         );
     }
     let bytes = std::fs::read(&data).with_context(|| format!("reading {}", data.display()))?;
@@ -286,18 +332,33 @@ fn resume_point(out: &Path, config: &GenerateConfig) -> Result<(u64, GenerateSum
     Ok((next, summary))
 }
 
-/// Runs (or resumes) a generation into `out`.
+/// Runs (or resumes) a generation into `out`, openings from the start position.
 pub fn generate<G: DatagenGame, E: Evaluator<G> + Sync>(
     evaluator: &E,
     config: &GenerateConfig,
     threads: usize,
     out: &Path,
 ) -> Result<GenerateSummary> {
+    generate_with_book(evaluator, config, None, threads, out)
+}
+
+/// Runs (or resumes) a generation into `out`; with a book, each game starts from a book line
+/// (and the book's checksum joins the manifest, so a resume with another book is refused).
+pub fn generate_with_book<G: DatagenGame, E: Evaluator<G> + Sync>(
+    evaluator: &E,
+    config: &GenerateConfig,
+    book: Option<&Book<G>>,
+    threads: usize,
+    out: &Path,
+) -> Result<GenerateSummary> {
     if config.games.is_none() && config.positions.is_none() {
         bail!("give --games or --positions");
     }
+    if book.is_some() && config.dfrc {
+        bail!("--book and --dfrc both choose the start position; give one");
+    }
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let (mut next_game, mut total) = resume_point(out, config)?;
+    let (mut next_game, mut total) = resume_point(out, config, book.map(Book::summary))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .stack_size(THREAD_STACK_BYTES)
@@ -317,7 +378,7 @@ pub fn generate<G: DatagenGame, E: Evaluator<G> + Sync>(
         let games: Vec<(GameRecord, u64, f64)> = pool.install(|| {
             indices
                 .par_iter()
-                .map(|&i| play_one::<G, E>(config, evaluator, i))
+                .map(|&i| play_one::<G, E>(config, evaluator, book, i))
                 .collect()
         });
         let records: Vec<GameRecord> = games.iter().map(|(r, _, _)| r.clone()).collect();

@@ -2,10 +2,13 @@
 
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand};
-use datagen::generate::{generate, GenerateConfig};
+use datagen::book::Book;
+use datagen::generate::{game_seed, generate_with_book, GenerateConfig, BOOK_SALT};
 use datagen::inspect::{print_stats, verify_files};
 use datagen::players::DatagenGame;
-use sente::selfplay::{run_match, Adjudication, MatchConfig, PlayerConfig, Sprt};
+use sente::selfplay::{
+    run_match, run_match_with_openings, Adjudication, MatchConfig, PlayerConfig, Sprt, TimeControl,
+};
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -40,9 +43,14 @@ enum Command {
         /// Evaluator: `classical` or a net file.
         #[arg(long, default_value = "classical")]
         net: String,
-        /// Random plies before the recorded game starts.
+        /// Random plies before the recorded game starts (on top of the book position, if any).
         #[arg(long, default_value_t = 8)]
         random_plies: u32,
+        /// Openings from FILE: one FEN / SFEN per line (EPD fields after it ignored, optional
+        /// `moves …`), `startpos [moves …]` or moves from the start; `#` comments. Game i takes
+        /// a line chosen by (seed, i).
+        #[arg(long, value_name = "FILE")]
+        book: Option<PathBuf>,
         /// Nodes of the search that rejects lopsided openings (0: no check).
         #[arg(long, default_value_t = 1000)]
         verify_nodes: u64,
@@ -50,7 +58,7 @@ enum Command {
         #[arg(long, default_value_t = 300)]
         verify_margin: i32,
         /// Chess: start from random Chess960 / double-Fischer-random positions.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "book")]
         dfrc: bool,
     },
     /// Games, positions, results and histograms of data files.
@@ -65,7 +73,8 @@ enum Command {
         game: String,
         files: Vec<PathBuf>,
     },
-    /// Play paired games between two evaluators and report Elo and an SPRT verdict.
+    /// Play paired games between two evaluators (node limit or real clock) and report Elo,
+    /// losses on time and an SPRT verdict.
     Match {
         #[arg(long, value_parser = ["chess", "shogi"])]
         game: String,
@@ -78,14 +87,25 @@ enum Command {
         /// Game pairs (games = 2 × pairs).
         #[arg(long, default_value_t = 100)]
         pairs: usize,
+        /// Node limit per move.
         #[arg(long, default_value_t = 5000)]
         nodes: u64,
+        /// Play on a real clock instead of a node limit: BASE+INC in seconds (e.g. `10+0.1`).
+        /// The runner keeps each side's clock; a side whose clock runs out loses on time.
+        #[arg(long, value_name = "BASE+INC", conflicts_with = "nodes")]
+        tc: Option<TimeControl>,
+        /// Games played at once (on a clock, keep this at most the number of free cores).
         #[arg(long, default_value_t = 1)]
         threads: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Random plies for each game pair's opening (on top of the book position, if any).
         #[arg(long, default_value_t = 8)]
         random_plies: u32,
+        /// Openings from FILE (same format as `run --book`); pair p takes a line chosen by
+        /// (seed, p).
+        #[arg(long, value_name = "FILE")]
+        book: Option<PathBuf>,
         /// SPRT bounds in Elo, e.g. `0,10`; the match stops once decided.
         #[arg(long)]
         sprt: Option<String>,
@@ -108,9 +128,16 @@ fn parse_sprt(text: &str) -> Result<Sprt> {
     })
 }
 
-fn run_for<G: DatagenGame>(config: GenerateConfig, threads: usize, out: PathBuf) -> Result<()> {
+fn run_for<G: DatagenGame>(
+    config: GenerateConfig,
+    book: Option<PathBuf>,
+    threads: usize,
+    out: PathBuf,
+) -> Result<()> {
+    // The book is checked whole before anything else happens.
+    let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
     let eval = G::load_eval(&config.evaluator)?;
-    generate::<G, _>(&eval, &config, threads, &out)?;
+    generate_with_book::<G, _>(&eval, &config, book.as_ref(), threads, &out)?;
     Ok(())
 }
 
@@ -126,6 +153,7 @@ fn main() -> Result<()> {
             out,
             net,
             random_plies,
+            book,
             verify_nodes,
             verify_margin,
             dfrc,
@@ -144,12 +172,12 @@ fn main() -> Result<()> {
                 dfrc,
             };
             if game == "chess" {
-                run_for::<sente::chess::Position>(config, threads, out)
+                run_for::<sente::chess::Position>(config, book, threads, out)
             } else {
                 if dfrc {
                     bail!("--dfrc is for chess");
                 }
-                run_for::<sente::shogi::Position>(config, threads, out)
+                run_for::<sente::shogi::Position>(config, book, threads, out)
             }
         }
         Command::Stats { game, files } => {
@@ -176,9 +204,11 @@ fn main() -> Result<()> {
             b,
             pairs,
             nodes,
+            tc,
             threads,
             seed,
             random_plies,
+            book,
             sprt,
         } => {
             let config = MatchConfig {
@@ -190,18 +220,45 @@ fn main() -> Result<()> {
                 sprt: sprt.as_deref().map(parse_sprt).transpose()?,
             };
             if game == "chess" {
-                match_for::<sente::chess::Position>(&a, &b, nodes, &config)
+                match_for::<sente::chess::Position>(&a, &b, nodes, tc, book, &config)
             } else {
-                match_for::<sente::shogi::Position>(&a, &b, nodes, &config)
+                match_for::<sente::shogi::Position>(&a, &b, nodes, tc, book, &config)
             }
         }
     }
 }
 
-fn match_for<G: DatagenGame>(a: &str, b: &str, nodes: u64, config: &MatchConfig) -> Result<()> {
-    let first = PlayerConfig::with_nodes(a, G::load_eval(a)?, nodes);
-    let second = PlayerConfig::with_nodes(b, G::load_eval(b)?, nodes);
-    let report = run_match(&G::start_position(false), &first, &second, config, &|_| {});
+fn match_for<G: DatagenGame>(
+    a: &str,
+    b: &str,
+    nodes: u64,
+    tc: Option<TimeControl>,
+    book: Option<PathBuf>,
+    config: &MatchConfig,
+) -> Result<()> {
+    let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
+    let player = |name: &str| -> Result<_> {
+        let eval = G::load_eval(name)?;
+        Ok(match tc {
+            Some(tc) => PlayerConfig::with_time_control(name, eval, tc),
+            None => PlayerConfig::with_nodes(name, eval, nodes),
+        })
+    };
+    let first = player(a)?;
+    let second = player(b)?;
+    let report = match &book {
+        Some(book) => {
+            let opening = |pair: usize| {
+                book.opening(
+                    game_seed(config.seed ^ BOOK_SALT, pair as u64),
+                    config.opening_plies,
+                    game_seed(config.seed, pair as u64),
+                )
+            };
+            run_match_with_openings(&opening, &first, &second, config, &|_| {})
+        }
+        None => run_match(&G::start_position(false), &first, &second, config, &|_| {}),
+    };
     println!("{report}");
     Ok(())
 }

@@ -1,16 +1,18 @@
 //! One self-play game between two search configurations, ended by the game's rules or by
 //! adjudication (resignation when both sides agree on a decisive score, draw on a long run of
-//! near-zero scores, a ply limit).
+//! near-zero scores, a ply limit) or by a flag fall when the players are on a clock.
 
 use super::opening::Opening;
+use super::time_control::{GameClock, TimeControl};
 use crate::eval::Evaluator;
 use crate::game::{EndReason, Game, GameResult, HistoryEntry, Side};
 use crate::movelist::MoveList;
 use crate::search::{
-    Limits, Score, SearchControl, SearchFeatures, SearchOptions, SearchResult, Searcher,
+    Clock, Limits, Score, SearchControl, SearchFeatures, SearchOptions, SearchResult, Searcher,
 };
+use std::time::Instant;
 
-/// One side of a match: an evaluator, search settings and a per-move limit.
+/// One side of a match: an evaluator, search settings and a per-move limit or a clock.
 #[derive(Clone, Debug)]
 pub struct PlayerConfig<E> {
     pub name: String,
@@ -21,6 +23,8 @@ pub struct PlayerConfig<E> {
     pub nodes_per_move: Option<u64>,
     pub depth_per_move: Option<u32>,
     pub time_per_move_ms: Option<u64>,
+    /// Play on a real clock kept by the game runner (searches see both sides' clocks).
+    pub time_control: Option<TimeControl>,
 }
 
 impl<E> PlayerConfig<E> {
@@ -35,6 +39,16 @@ impl<E> PlayerConfig<E> {
             nodes_per_move: Some(nodes),
             depth_per_move: None,
             time_per_move_ms: None,
+            time_control: None,
+        }
+    }
+
+    /// A full-strength player on a clock (no node limit), 8 MB hash.
+    pub fn with_time_control(name: &str, evaluator: E, time_control: TimeControl) -> Self {
+        Self {
+            nodes_per_move: None,
+            time_control: Some(time_control),
+            ..Self::with_nodes(name, evaluator, 0)
         }
     }
 }
@@ -44,6 +58,20 @@ pub trait SelfPlayer<G: Game> {
     /// Forgets what the previous game taught (hash, histories).
     fn new_game(&mut self);
     fn choose(&mut self, position: &G, history: &[HistoryEntry]) -> SearchResult<G::Move>;
+    /// The clock this player wants the runner to keep; `None`: no clock.
+    fn time_control(&self) -> Option<TimeControl> {
+        None
+    }
+    /// Chooses a move knowing both sides' clocks (only called for games on a clock).
+    fn choose_on_clock(
+        &mut self,
+        position: &G,
+        history: &[HistoryEntry],
+        clock: &Clock,
+    ) -> SearchResult<G::Move> {
+        let _ = clock;
+        self.choose(position, history)
+    }
 }
 
 /// A `PlayerConfig` with its own searcher.
@@ -67,10 +95,35 @@ impl<G: Game, E: Evaluator<G>> SelfPlayer<G> for SearchPlayer<G, E> {
     }
 
     fn choose(&mut self, position: &G, history: &[HistoryEntry]) -> SearchResult<G::Move> {
+        self.search_with(position, history, None)
+    }
+
+    fn time_control(&self) -> Option<TimeControl> {
+        self.config.time_control
+    }
+
+    fn choose_on_clock(
+        &mut self,
+        position: &G,
+        history: &[HistoryEntry],
+        clock: &Clock,
+    ) -> SearchResult<G::Move> {
+        self.search_with(position, history, Some(clock.clone()))
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> SearchPlayer<G, E> {
+    fn search_with(
+        &mut self,
+        position: &G,
+        history: &[HistoryEntry],
+        clock: Option<Clock>,
+    ) -> SearchResult<G::Move> {
         let limits = Limits {
             nodes: self.config.nodes_per_move,
             depth: self.config.depth_per_move,
             move_time_ms: self.config.time_per_move_ms,
+            clock,
             ..Limits::default()
         };
         let control = SearchControl::default();
@@ -117,6 +170,8 @@ pub enum GameEnd {
     ResignAdjudication,
     DrawAdjudication,
     MaxPlies,
+    /// The mover's clock ran out (it loses).
+    TimeForfeit,
 }
 
 /// A finished game.
@@ -129,6 +184,9 @@ pub struct GameRecord<G: Game> {
     /// `None` for a draw.
     pub winner: Option<Side>,
     pub end: GameEnd,
+    /// Each side's clock at the end in ms (`None`: no clock); negative for the side that lost
+    /// on time, by how much it overstepped.
+    pub clock_left_ms: [Option<i64>; 2],
 }
 
 /// Centipawn view of a score for adjudication (mates count as very large).
@@ -140,7 +198,8 @@ fn score_cp(score: Score) -> i32 {
     }
 }
 
-/// Plays `opening` out with `players[side.index()]` moving for each side.
+/// Plays `opening` out with `players[side.index()]` moving for each side. Players with a time
+/// control play on a clock kept here: the wall time of each search is charged to the mover.
 pub fn play_game<G: Game>(
     opening: &Opening<G>,
     players: [&mut dyn SelfPlayer<G>; 2],
@@ -150,6 +209,7 @@ pub fn play_game<G: Game>(
     first.new_game();
     second.new_game();
     let players = [first, second];
+    let mut clock = GameClock::new([players[0].time_control(), players[1].time_control()]);
     let mut position = opening.position.clone();
     let mut history = opening.history.clone();
     let mut record = GameRecord {
@@ -158,6 +218,7 @@ pub fn play_game<G: Game>(
         scores: Vec::new(),
         winner: None,
         end: GameEnd::MaxPlies,
+        clock_left_ms: [None, None],
     };
     // Scores from the first side's point of view, latest last.
     let mut first_view: Vec<i32> = Vec::new();
@@ -177,23 +238,37 @@ pub fn play_game<G: Game>(
                 GameResult::Loss => Some(mover.flip()),
                 GameResult::Draw => None,
             };
-            return record;
+            return finish(record, &clock);
         }
         if record.moves.len() as u32 >= adjudication.max_plies {
             record.end = GameEnd::MaxPlies;
-            return record;
+            return finish(record, &clock);
         }
-        let result = players[mover.index()].choose(&position, &history);
+        let started = Instant::now();
+        let result = match &clock {
+            Some(clock) => {
+                players[mover.index()].choose_on_clock(&position, &history, &clock.search_clock())
+            }
+            None => players[mover.index()].choose(&position, &history),
+        };
+        if let Some(clock) = &mut clock {
+            if !clock.charge(mover, started.elapsed()) {
+                record.end = GameEnd::TimeForfeit;
+                record.winner = Some(mover.flip());
+                record.clock_left_ms = clock.remaining_ms();
+                return record;
+            }
+        }
         if result.declare_win {
             record.end = GameEnd::Declaration;
             record.winner = Some(mover);
-            return record;
+            return finish(record, &clock);
         }
         let Some(m) = result.best.filter(|&m| position.is_legal_move(m)) else {
             // A player that cannot produce a legal move forfeits.
             record.end = GameEnd::ResignAdjudication;
             record.winner = Some(mover.flip());
-            return record;
+            return finish(record, &clock);
         };
         let cp = score_cp(result.score);
         first_view.push(if mover == Side::First { cp } else { -cp });
@@ -212,12 +287,12 @@ pub fn play_game<G: Game>(
                 if recent.iter().all(|&v| v >= threshold) {
                     record.end = GameEnd::ResignAdjudication;
                     record.winner = Some(Side::First);
-                    return record;
+                    return finish(record, &clock);
                 }
                 if recent.iter().all(|&v| v <= -threshold) {
                     record.end = GameEnd::ResignAdjudication;
                     record.winner = Some(Side::Second);
-                    return record;
+                    return finish(record, &clock);
                 }
             }
         }
@@ -230,8 +305,16 @@ pub fn play_game<G: Game>(
                     .all(|v| v.abs() <= margin)
             {
                 record.end = GameEnd::DrawAdjudication;
-                return record;
+                return finish(record, &clock);
             }
         }
     }
+}
+
+/// Stamps the final clock readings on a finished game.
+fn finish<G: Game>(mut record: GameRecord<G>, clock: &Option<GameClock>) -> GameRecord<G> {
+    if let Some(clock) = clock {
+        record.clock_left_ms = clock.remaining_ms();
+    }
+    record
 }

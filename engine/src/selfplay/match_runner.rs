@@ -1,9 +1,10 @@
 //! A match between two configurations: game pairs on seeded random openings with colours
 //! swapped, played on several threads, summarised as W/D/L, pentanomial pair counts, Elo ± 95%
-//! error and an optional SPRT that can end the match early.
+//! error and an optional SPRT that can end the match early. Players on a clock (see
+//! `PlayerConfig::time_control`) lose on time when it runs out; such losses are counted.
 
-use super::game::{play_game, Adjudication, GameRecord, PlayerConfig, SearchPlayer};
-use super::opening::random_opening;
+use super::game::{play_game, Adjudication, GameEnd, GameRecord, PlayerConfig, SearchPlayer};
+use super::opening::{random_opening, Opening};
 use super::stats::{Pentanomial, ScoreDistribution, Sprt, SprtVerdict, WdlCounts};
 use crate::eval::Evaluator;
 use crate::game::{Game, Side};
@@ -52,6 +53,9 @@ pub struct MatchReport {
     pub elo: f64,
     pub elo_error: f64,
     pub sprt: Option<(Sprt, f64, SprtVerdict)>,
+    /// Games lost on time by the first and by the second configuration; `None` when neither
+    /// played on a clock.
+    pub time_forfeits: Option<[u64; 2]>,
 }
 
 impl MatchReport {
@@ -61,6 +65,7 @@ impl MatchReport {
         wdl: WdlCounts,
         pentanomial: Pentanomial,
         sprt: Option<Sprt>,
+        time_forfeits: Option<[u64; 2]>,
     ) -> Self {
         let distribution = ScoreDistribution::pentanomial(&pentanomial);
         let (elo, elo_error) = distribution.map_or((0.0, f64::INFINITY), |d| d.elo_with_error());
@@ -76,6 +81,7 @@ impl MatchReport {
             elo,
             elo_error,
             sprt,
+            time_forfeits,
         }
     }
 }
@@ -94,6 +100,13 @@ impl fmt::Display for MatchReport {
         )?;
         writeln!(f, "pairs (0, ½, 1, 1½, 2 points): {:?}", self.pentanomial.0)?;
         write!(f, "Elo {:+.1} ± {:.1} (95%)", self.elo, self.elo_error)?;
+        if let Some([first, second]) = self.time_forfeits {
+            write!(
+                f,
+                "\nlosses on time: {} {}, {} {}",
+                self.first_name, first, self.second_name, second
+            )?;
+        }
         if let Some((s, llr, verdict)) = self.sprt {
             let (lower, upper) = s.bounds();
             write!(
@@ -115,8 +128,9 @@ fn half_points(record_winner: Option<Side>, side: Side) -> usize {
     }
 }
 
-/// Plays the match of `first` against `second` from `start`. `on_game` sees every finished
-/// game (e.g. to save it); it may be called from several threads.
+/// Plays the match of `first` against `second` from `start` (random openings of
+/// `config.opening_plies` plies). `on_game` sees every finished game (e.g. to save it); it may be
+/// called from several threads.
 pub fn run_match<G, EA, EB>(
     start: &G,
     first: &PlayerConfig<EA>,
@@ -129,9 +143,30 @@ where
     EA: Evaluator<G> + Sync,
     EB: Evaluator<G> + Sync,
 {
+    let opening = |pair: usize| {
+        let seed = config.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ pair as u64;
+        random_opening(start, config.opening_plies, seed)
+    };
+    run_match_with_openings(&opening, first, second, config, on_game)
+}
+
+/// Like `run_match`, with the opening of each game pair (by pair index) from `opening_for_pair`
+/// (e.g. an opening book); `config.opening_plies` is not used.
+pub fn run_match_with_openings<G, EA, EB>(
+    opening_for_pair: &(dyn Fn(usize) -> Opening<G> + Sync),
+    first: &PlayerConfig<EA>,
+    second: &PlayerConfig<EB>,
+    config: &MatchConfig,
+    on_game: &(dyn Fn(&GameRecord<G>) + Sync),
+) -> MatchReport
+where
+    G: Game,
+    EA: Evaluator<G> + Sync,
+    EB: Evaluator<G> + Sync,
+{
     let next_pair = AtomicUsize::new(0);
     let decided = AtomicBool::new(false);
-    let totals = Mutex::new((WdlCounts::default(), Pentanomial::default()));
+    let totals = Mutex::new((WdlCounts::default(), Pentanomial::default(), [0u64; 2]));
     let threads = config.concurrency.clamp(1, config.pairs.max(1));
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -143,8 +178,7 @@ where
                     if pair >= config.pairs || decided.load(Ordering::Relaxed) {
                         return;
                     }
-                    let seed = config.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ pair as u64;
-                    let opening = random_opening(start, config.opening_plies, seed);
+                    let opening = opening_for_pair(pair);
                     let game_a_first = play_game(&opening, [&mut a, &mut b], &config.adjudication);
                     on_game(&game_a_first);
                     let game_b_first = play_game(&opening, [&mut b, &mut a], &config.adjudication);
@@ -154,7 +188,16 @@ where
                         half_points(game_b_first.winner, Side::Second),
                     ];
                     let mut totals = totals.lock().unwrap_or_else(|e| e.into_inner());
-                    let (wdl, penta) = &mut *totals;
+                    let (wdl, penta, forfeits) = &mut *totals;
+                    // The first configuration moved first in game one and second in game two.
+                    for (game, first_side) in
+                        [(&game_a_first, Side::First), (&game_b_first, Side::Second)]
+                    {
+                        if game.end == GameEnd::TimeForfeit {
+                            let loser_is_first = game.winner != Some(first_side);
+                            forfeits[usize::from(!loser_is_first)] += 1;
+                        }
+                    }
                     for p in points {
                         match p {
                             2 => wdl.wins += 1,
@@ -164,7 +207,8 @@ where
                     }
                     penta.0[points[0] + points[1]] += 1;
                     if let Some(sprt) = config.sprt {
-                        let report = MatchReport::from_counts("", "", *wdl, *penta, Some(sprt));
+                        let report =
+                            MatchReport::from_counts("", "", *wdl, *penta, Some(sprt), None);
                         if report
                             .sprt
                             .is_some_and(|(_, _, v)| v != SprtVerdict::Continue)
@@ -180,6 +224,14 @@ where
                 .spawn_scoped(scope, worker);
         }
     });
-    let (wdl, penta) = *totals.lock().unwrap_or_else(|e| e.into_inner());
-    MatchReport::from_counts(&first.name, &second.name, wdl, penta, config.sprt)
+    let (wdl, penta, forfeits) = *totals.lock().unwrap_or_else(|e| e.into_inner());
+    let on_clock = first.time_control.is_some() || second.time_control.is_some();
+    MatchReport::from_counts(
+        &first.name,
+        &second.name,
+        wdl,
+        penta,
+        config.sprt,
+        on_clock.then_some(forfeits),
+    )
 }

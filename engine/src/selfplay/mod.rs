@@ -1,15 +1,17 @@
 //! Self-play: matches between two configurations of the engine (search options, evaluator,
-//! limits) on paired random openings, with adjudication and match statistics (Elo, SPRT). A
-//! library API, so datagen and tests drive it directly.
+//! limits or real clocks) on paired random openings, with adjudication and match statistics
+//! (Elo, SPRT). A library API, so datagen and tests drive it directly.
 
 pub mod game;
 pub mod match_runner;
 pub mod opening;
 pub mod stats;
+pub mod time_control;
 
 pub use game::{
     play_game, Adjudication, GameEnd, GameRecord, PlayerConfig, SearchPlayer, SelfPlayer,
 };
-pub use match_runner::{run_match, MatchConfig, MatchReport};
+pub use match_runner::{run_match, run_match_with_openings, MatchConfig, MatchReport};
 pub use opening::{random_opening, Opening};
 pub use stats::{Pentanomial, ScoreDistribution, Sprt, SprtVerdict, WdlCounts};
+pub use time_control::{GameClock, TimeControl, TimeControlError};

@@ -1,0 +1,165 @@
+//! Real clocks for self-play: a time control (`BASE+INC` in seconds) and the game clock the
+//! runner keeps for both sides (time used is subtracted after each move, the increment added;
+//! a clock below zero means a loss on time).
+
+use crate::game::Side;
+use crate::search::Clock;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Main time plus an increment per move (Fischer), in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base_ms: u64,
+    pub increment_ms: u64,
+}
+
+/// A time-control text that is not `BASE` or `BASE+INC` in (non-negative) seconds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    #[error("time control '{0}' is not BASE+INC in seconds (e.g. 10+0.1)")]
+    Malformed(String),
+    #[error("time control '{0}' has no main time")]
+    NoMainTime(String),
+}
+
+/// Seconds (decimal, non-negative, finite) to whole milliseconds.
+fn seconds_to_ms(text: &str) -> Option<u64> {
+    let seconds: f64 = text.trim().parse().ok()?;
+    (seconds.is_finite() && (0.0..1e9).contains(&seconds))
+        .then(|| (seconds * 1000.0).round() as u64)
+}
+
+impl FromStr for TimeControl {
+    type Err = TimeControlError;
+
+    /// `BASE+INC` or `BASE`, both in seconds: `10+0.1`, `60`, `1+0.01`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let malformed = || TimeControlError::Malformed(text.to_string());
+        let (base, increment) = match text.split_once('+') {
+            Some((base, increment)) => (base, increment),
+            None => (text, "0"),
+        };
+        let base_ms = seconds_to_ms(base).ok_or_else(malformed)?;
+        let increment_ms = seconds_to_ms(increment).ok_or_else(malformed)?;
+        if base_ms == 0 {
+            return Err(TimeControlError::NoMainTime(text.to_string()));
+        }
+        Ok(Self {
+            base_ms,
+            increment_ms,
+        })
+    }
+}
+
+/// The clocks of one game, kept by the runner. A side without a time control has no clock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameClock {
+    controls: [Option<TimeControl>; 2],
+    /// Remaining time in ms; negative once a side has overstepped.
+    remaining_ms: [i64; 2],
+}
+
+impl GameClock {
+    /// Both clocks at their main time. `None` when neither side plays on a clock.
+    pub fn new(controls: [Option<TimeControl>; 2]) -> Option<Self> {
+        if controls.iter().all(Option::is_none) {
+            return None;
+        }
+        Some(Self {
+            controls,
+            remaining_ms: controls.map(|c| c.map_or(0, |c| c.base_ms as i64)),
+        })
+    }
+
+    /// What the searcher is told: both sides' remaining time and increments.
+    pub fn search_clock(&self) -> Clock {
+        let mut clock = Clock::default();
+        for side in [Side::First, Side::Second] {
+            let i = side.index();
+            if let Some(control) = self.controls[i] {
+                clock.time_ms[i] = Some(self.remaining_ms[i].max(0) as u64);
+                clock.inc_ms[i] = control.increment_ms;
+            }
+        }
+        clock
+    }
+
+    /// Charges `side` for a move that took `elapsed`. Returns `false` when its clock ran out
+    /// (the increment is only added to a clock that did not).
+    pub fn charge(&mut self, side: Side, elapsed: Duration) -> bool {
+        let i = side.index();
+        let Some(control) = self.controls[i] else {
+            return true;
+        };
+        let used = elapsed.as_millis().min(i64::MAX as u128) as i64;
+        self.remaining_ms[i] = self.remaining_ms[i].saturating_sub(used);
+        if self.remaining_ms[i] < 0 {
+            return false;
+        }
+        self.remaining_ms[i] += control.increment_ms as i64;
+        true
+    }
+
+    /// Remaining ms of each side (`None` for a side without a clock); negative after a flag fall.
+    pub fn remaining_ms(&self) -> [Option<i64>; 2] {
+        [0, 1].map(|i| self.controls[i].map(|_| self.remaining_ms[i]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_base_plus_increment_in_seconds() {
+        let tc: TimeControl = "10+0.1".parse().unwrap();
+        assert_eq!((tc.base_ms, tc.increment_ms), (10_000, 100));
+        let tc: TimeControl = "1+0.01".parse().unwrap();
+        assert_eq!((tc.base_ms, tc.increment_ms), (1_000, 10));
+        let tc: TimeControl = "60".parse().unwrap();
+        assert_eq!((tc.base_ms, tc.increment_ms), (60_000, 0));
+        for bad in [
+            "", "+1", "10+", "a+1", "-1+0", "10+-1", "1+2+3", "inf+0", "NaN",
+        ] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+        assert_eq!(
+            "0+1".parse::<TimeControl>(),
+            Err(TimeControlError::NoMainTime("0+1".into()))
+        );
+    }
+
+    #[test]
+    fn clock_subtracts_time_used_and_adds_the_increment() {
+        let tc = TimeControl {
+            base_ms: 1000,
+            increment_ms: 100,
+        };
+        let mut clock = GameClock::new([Some(tc), Some(tc)]).unwrap();
+        assert!(clock.charge(Side::First, Duration::from_millis(300)));
+        assert_eq!(clock.remaining_ms(), [Some(800), Some(1000)]);
+        let seen = clock.search_clock();
+        assert_eq!(seen.time_ms, [Some(800), Some(1000)]);
+        assert_eq!(seen.inc_ms, [100, 100]);
+        // Using exactly the remaining time is still in time, and earns the increment.
+        assert!(clock.charge(Side::Second, Duration::from_millis(1000)));
+        assert_eq!(clock.remaining_ms(), [Some(800), Some(100)]);
+        assert!(!clock.charge(Side::Second, Duration::from_millis(105)));
+        assert_eq!(clock.remaining_ms(), [Some(800), Some(-5)]);
+        assert_eq!(clock.search_clock().time_ms[1], Some(0));
+    }
+
+    #[test]
+    fn a_side_without_a_clock_never_flags() {
+        assert_eq!(GameClock::new([None, None]), None);
+        let tc = TimeControl {
+            base_ms: 10,
+            increment_ms: 0,
+        };
+        let mut clock = GameClock::new([None, Some(tc)]).unwrap();
+        assert!(clock.charge(Side::First, Duration::from_secs(100)));
+        assert_eq!(clock.remaining_ms(), [None, Some(10)]);
+        assert_eq!(clock.search_clock().time_ms, [None, Some(10)]);
+    }
+}
