@@ -132,7 +132,10 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id):
 # ----------------------------------------------------------------------------------- shogi
 
 class UsiEngine:
-    def __init__(self, spec):
+    def __init__(self, spec, swap_clocks=False):
+        # Fairy-Stockfish 11.1 reads USI's btime as gote's clock and wtime as sente's: with
+        # swap_clocks the two fields are exchanged so it sees its own time.
+        self.swap_clocks = swap_clocks
         proto, _, cmd = spec.partition(":")
         if proto != "usi":
             raise SystemExit(f"shogi engine spec '{spec}': use usi:CMD")
@@ -156,9 +159,14 @@ class UsiEngine:
             if line.strip().startswith(prefix):
                 return line.strip()
 
-    def go(self, moves, btime, wtime, inc_ms):
+    def go(self, moves, btime, wtime, inc_ms, byoyomi):
+        if self.swap_clocks:
+            btime, wtime = wtime, btime
         self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-        self.send(f"go btime {btime} wtime {wtime} binc {inc_ms} winc {inc_ms}")
+        if byoyomi:
+            self.send(f"go btime {btime} wtime {wtime} byoyomi {inc_ms}")
+        else:
+            self.send(f"go btime {btime} wtime {wtime} binc {inc_ms} winc {inc_ms}")
         return self.wait_for("bestmove").split()[1]
 
     def quit(self):
@@ -187,11 +195,11 @@ def shogi_opening(seed, plies):
             return moves
 
 
-def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id):
+def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, byoyomi=False, swap=()):
     import cshogi
     base, inc = tc
     black_spec, white_spec = (a_spec, b_spec) if a_black else (b_spec, a_spec)
-    engines = [UsiEngine(black_spec), UsiEngine(white_spec)]
+    engines = [UsiEngine(black_spec, black_spec in swap), UsiEngine(white_spec, white_spec in swap)]
     board = cshogi.Board()
     moves = list(opening)
     for m in moves:
@@ -218,14 +226,23 @@ def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id):
                 break
             side = 0 if board.turn == cshogi.BLACK else 1
             start = time.monotonic()
-            best = engines[side].go(moves, int(clock[0] * 1000), int(clock[1] * 1000), int(inc * 1000))
+            best = engines[side].go(moves, int(clock[0] * 1000), int(clock[1] * 1000), int(inc * 1000),
+                                    byoyomi)
             elapsed = time.monotonic() - start
-            clock[side] -= elapsed
             loser = "0-1" if side == 0 else "1-0"
-            if clock[side] < 0:
-                result, reason = loser, "time forfeit"
-                break
-            clock[side] += inc
+            if byoyomi:
+                # Main time first, then up to one byoyomi period per move; leftover byoyomi is lost.
+                over = elapsed - clock[side]
+                clock[side] = max(0.0, clock[side] - elapsed)
+                if over > inc:
+                    result, reason = loser, "time forfeit"
+                    break
+            else:
+                clock[side] -= elapsed
+                if clock[side] < 0:
+                    result, reason = loser, "time forfeit"
+                    break
+                clock[side] += inc
             if best == "resign":
                 result, reason = loser, "resign"
                 break
@@ -261,6 +278,11 @@ def main():
     p.add_argument("--opening-plies", type=int, default=6)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--pgn", help="write games here")
+    p.add_argument("--swap-clocks", choices=["a", "b"], action="append", default=[],
+                   help="shogi: send this engine btime/wtime exchanged (Fairy-Stockfish 11.1 reads them "
+                        "the wrong way round)")
+    p.add_argument("--byoyomi", action="store_true",
+                   help="shogi: INC of --tc is a byoyomi period, not an increment")
     args = p.parse_args()
     tc = parse_tc(args.tc)
     pairs = (args.games + 1) // 2
@@ -276,7 +298,8 @@ def main():
             opening = chess_opening(args.seed * 100003 + pair, args.opening_plies)
             return a_first, play_chess_game(args.a, args.b, a_first, opening, tc, i + 1)
         opening = shogi_opening(args.seed * 100003 + pair, args.opening_plies)
-        return a_first, play_shogi_game(args.a, args.b, a_first, opening, tc, i + 1)
+        swap = tuple(args.a if e == "a" else args.b for e in args.swap_clocks)
+        return a_first, play_shogi_game(args.a, args.b, a_first, opening, tc, i + 1, args.byoyomi, swap)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
         futures = [pool.submit(play, i) for i in range(2 * pairs)]

@@ -6,8 +6,10 @@ pub mod positions;
 
 use crate::eval::Evaluator;
 use crate::game::{Game, HistoryEntry};
+use crate::nnue::{GameEval, NnueGame};
 use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
 use std::io::Write;
+use std::path::Path;
 use std::time::Instant;
 
 /// Depth used when none is given: a few seconds per game.
@@ -33,6 +35,8 @@ pub enum BenchError {
     },
     #[error("writing the bench report failed: {0}")]
     Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Net(String),
 }
 
 /// Totals of one bench run.
@@ -131,27 +135,49 @@ pub fn bench_positions<G: Game, E: Evaluator<G>>(
     Ok(summary)
 }
 
-/// `sente bench [game] [depth]`: the built-in positions of `game` ("chess" or "shogi") with its
-/// classical evaluator.
+/// Which evaluator `sente bench` uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchEval<'a> {
+    /// The engine's default: the embedded net when the binary has one, else classical.
+    Default,
+    Classical,
+    /// A net file for the game.
+    Net(&'a Path),
+}
+
+fn bench_eval<G: NnueGame>(choice: BenchEval) -> Result<GameEval<G>, BenchError> {
+    Ok(match choice {
+        BenchEval::Default => GameEval::default(),
+        BenchEval::Classical => GameEval::classical(),
+        BenchEval::Net(path) => {
+            let mut eval = GameEval::classical();
+            eval.load_net(path)
+                .map_err(|e| BenchError::Net(e.to_string()))?;
+            eval
+        }
+    })
+}
+
+/// `sente bench [game] [depth]`: the built-in positions of `game` ("chess" or "shogi") with the
+/// chosen evaluator.
 pub fn run_bench(
     game: &str,
     depth: Option<u32>,
+    eval: BenchEval,
     out: &mut dyn Write,
 ) -> Result<BenchSummary, BenchError> {
     let depth = depth.unwrap_or_else(|| default_bench_depth(game)).max(1);
     match game {
-        "chess" => bench_positions::<crate::chess::Position, _>(
-            positions::CHESS,
-            crate::chess::ClassicalEval::default(),
-            depth,
-            out,
-        ),
-        "shogi" => bench_positions::<crate::shogi::Position, _>(
-            positions::SHOGI,
-            crate::shogi::ClassicalEval::default(),
-            depth,
-            out,
-        ),
+        "chess" => {
+            let evaluator = bench_eval::<crate::chess::Position>(eval)?;
+            writeln!(out, "evaluation: {}", evaluator.describe())?;
+            bench_positions::<crate::chess::Position, _>(positions::CHESS, evaluator, depth, out)
+        }
+        "shogi" => {
+            let evaluator = bench_eval::<crate::shogi::Position>(eval)?;
+            writeln!(out, "evaluation: {}", evaluator.describe())?;
+            bench_positions::<crate::shogi::Position, _>(positions::SHOGI, evaluator, depth, out)
+        }
         _ => Err(BenchError::UnknownGame(game.to_string())),
     }
 }

@@ -32,6 +32,12 @@ enum Command {
         game: Option<String>,
         /// Search depth (the bench's default when left out).
         depth: Option<u32>,
+        /// Evaluate with this net file (the game's embedded default otherwise).
+        #[arg(long, conflicts_with = "classical")]
+        net: Option<std::path::PathBuf>,
+        /// Evaluate with the classical evaluator.
+        #[arg(long)]
+        classical: bool,
     },
     /// The classical and NNUE evaluations of a position (chess FEN or shogi SFEN).
     Eval {
@@ -52,7 +58,19 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Perft { depth, position }) => perft(depth, &position.join(" ")),
-        Some(Command::Bench { game, depth }) => bench(game.as_deref(), depth),
+        Some(Command::Bench {
+            game,
+            depth,
+            net,
+            classical,
+        }) => {
+            let eval = match (&net, classical) {
+                (Some(path), _) => sente::bench::BenchEval::Net(path),
+                (None, true) => sente::bench::BenchEval::Classical,
+                (None, false) => sente::bench::BenchEval::Default,
+            };
+            bench(game.as_deref(), depth, eval)
+        }
         Some(Command::Eval { net, position }) => eval(&position.join(" "), net.as_deref()),
     }
 }
@@ -75,14 +93,14 @@ fn eval(position: &str, net: Option<&std::path::Path>) -> ExitCode {
     }
 }
 
-fn bench(game: Option<&str>, depth: Option<u32>) -> ExitCode {
+fn bench(game: Option<&str>, depth: Option<u32>, eval: sente::bench::BenchEval) -> ExitCode {
     let games = match game {
         Some(game) => vec![game],
         None => vec!["chess", "shogi"],
     };
     let mut out = std::io::stdout().lock();
     for game in games {
-        if let Err(error) = sente::bench::run_bench(game, depth, &mut out) {
+        if let Err(error) = sente::bench::run_bench(game, depth, eval, &mut out) {
             eprintln!("sente bench: {error}");
             return ExitCode::from(2);
         }
