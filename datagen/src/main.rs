@@ -94,6 +94,10 @@ enum Command {
         /// The runner keeps each side's clock; a side whose clock runs out loses on time.
         #[arg(long, value_name = "BASE+INC", conflicts_with = "nodes")]
         tc: Option<TimeControl>,
+        /// With --tc: time (ms) each search keeps in reserve for the move's overhead; raise it
+        /// on a busy machine if players lose on time by small margins.
+        #[arg(long, default_value_t = 10, requires = "tc")]
+        move_overhead: u64,
         /// Games played at once (on a clock, keep this at most the number of free cores).
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -205,6 +209,7 @@ fn main() -> Result<()> {
             pairs,
             nodes,
             tc,
+            move_overhead,
             threads,
             seed,
             random_plies,
@@ -220,9 +225,9 @@ fn main() -> Result<()> {
                 sprt: sprt.as_deref().map(parse_sprt).transpose()?,
             };
             if game == "chess" {
-                match_for::<sente::chess::Position>(&a, &b, nodes, tc, book, &config)
+                match_for::<sente::chess::Position>(&a, &b, nodes, tc, move_overhead, book, &config)
             } else {
-                match_for::<sente::shogi::Position>(&a, &b, nodes, tc, book, &config)
+                match_for::<sente::shogi::Position>(&a, &b, nodes, tc, move_overhead, book, &config)
             }
         }
     }
@@ -233,6 +238,7 @@ fn match_for<G: DatagenGame>(
     b: &str,
     nodes: u64,
     tc: Option<TimeControl>,
+    move_overhead_ms: u64,
     book: Option<PathBuf>,
     config: &MatchConfig,
 ) -> Result<()> {
@@ -240,7 +246,11 @@ fn match_for<G: DatagenGame>(
     let player = |name: &str| -> Result<_> {
         let eval = G::load_eval(name)?;
         Ok(match tc {
-            Some(tc) => PlayerConfig::with_time_control(name, eval, tc),
+            Some(tc) => {
+                let mut player = PlayerConfig::with_time_control(name, eval, tc);
+                player.options.move_overhead_ms = move_overhead_ms;
+                player
+            }
             None => PlayerConfig::with_nodes(name, eval, nodes),
         })
     };
