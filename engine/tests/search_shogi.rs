@@ -137,3 +137,30 @@ fn node_limited_search_is_deterministic_and_pvs_are_legal() {
         assert_eq!(infos.last().unwrap().pv.first().copied(), a.best);
     }
 }
+
+/// With hundreds of root moves depth 1 alone can outlast a 10 ms increment: once one root move is
+/// searched, a node limit (like the clock) cuts depth 1 short, and the move played is legal.
+#[test]
+fn depth_one_is_cut_short_once_a_root_move_is_searched() {
+    // A middlegame with pieces in hand: well over a hundred legal moves.
+    let p = pos("ln1g3nl/1r1s1kg2/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/2G1K2R1/LN3GSNL b BSb 21");
+    let mut moves = <Position as Game>::Moves::default();
+    p.generate_legal(&mut moves);
+    assert!(moves.len() > 100, "{} moves", moves.len());
+    let mut s = Searcher::new(ClassicalEval::default());
+    let (full, _) = run(&mut s, &p, &depth(1));
+    s.clear();
+    let cut = Limits {
+        nodes: Some(1),
+        ..Limits::default()
+    };
+    let (short, _) = run(&mut s, &p, &cut);
+    let best = short.best.expect("a move is always ready");
+    assert!(p.is_legal_move(best));
+    assert!(
+        short.nodes < full.nodes,
+        "depth 1 took {} nodes with a 1-node limit, {} without",
+        short.nodes,
+        full.nodes
+    );
+}

@@ -433,6 +433,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 let seldepth = self.seldepth;
                 let child_len = self.pv_len[1];
                 let index = self.pv_index + i;
+                self.root_move_searched = true;
                 let rm = &mut self.root_moves[index];
                 debug_assert!(rm.mv == m);
                 if moves_searched == 1 || value > alpha {

@@ -247,9 +247,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
 
         let nodes = self.workers.iter().map(|w| w.nodes()).sum();
         let main_worker = &self.workers[0];
-        // Depth 1 always completes on the main thread; the fallback only guards the invariant.
+        // A search stopped inside depth 1 plays the best root move searched so far (every root
+        // move searched to the end has a score; the first one always is).
         let (depth, lines) = if main_worker.completed_lines.is_empty() {
-            (0, &main_worker.root_moves[..1])
+            let moves = &main_worker.root_moves;
+            let mut best = 0;
+            for (i, rm) in moves.iter().enumerate() {
+                if rm.score > moves[best].score {
+                    best = i;
+                }
+            }
+            (0, &moves[best..best + 1])
         } else {
             (
                 main_worker.completed_depth as u32,

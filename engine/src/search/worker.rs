@@ -118,6 +118,9 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
     pub(super) pv_index: usize,
     pub(super) nmp_min_ply: usize,
     pub(super) stopped: bool,
+    /// Whether a root move has been searched to the end in this search: from then on a move is
+    /// ready, so even depth 1 may be cut short by the clock or `stop`.
+    pub(super) root_move_searched: bool,
     pub(super) lmr: Vec<[i32; 64]>,
     /// Depth of the last completed iteration (0: none yet).
     pub completed_depth: i32,
@@ -165,6 +168,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             pv_index: 0,
             nmp_min_ply: 0,
             stopped: false,
+            root_move_searched: false,
             lmr,
             completed_depth: 0,
             completed_lines: Vec::with_capacity(move_capacity),
@@ -206,6 +210,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         self.root_depth = 0;
         self.nmp_min_ply = 0;
         self.stopped = false;
+        self.root_move_searched = false;
         self.completed_depth = 0;
         self.completed_lines.clear();
         self.history.clear_killers();
@@ -366,7 +371,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
     }
 
-    /// Whether the search must unwind now. Depth 1 always completes so a move is ready.
+    /// Whether the search must unwind now. Depth 1 runs until its first root move is searched, so
+    /// a move is always ready; after that the clock, `stop` and node limits apply at any depth.
     pub(super) fn should_stop(
         &mut self,
         shared: &SharedSearch,
@@ -375,7 +381,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         if self.stopped {
             return true;
         }
-        if self.root_depth <= 1 {
+        if self.root_depth <= 1 && !self.root_move_searched {
             return false;
         }
         if let Some(limit) = shared.node_limit {
