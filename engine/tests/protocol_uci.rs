@@ -3,7 +3,7 @@
 
 mod protocol_support;
 
-use protocol_support::{Engine, Rng, SEARCH};
+use protocol_support::{assert_legal, position_after, Engine, Rng, SEARCH};
 use sente::chess::Position;
 use sente::game::Game;
 use sente::movelist::MoveList;
@@ -23,24 +23,6 @@ fn bestmove(engine: &mut Engine) -> (String, Option<String>, Vec<String>) {
     let words: Vec<&str> = last.split_whitespace().collect();
     let ponder = (words.get(2) == Some(&"ponder")).then(|| words[3].to_string());
     (words[1].to_string(), ponder, lines)
-}
-
-fn position_after(moves: &[&str]) -> Position {
-    let mut pos = Position::startpos();
-    for text in moves {
-        let m = pos.parse_move(text).expect("test moves are legal");
-        pos.make_move(m);
-    }
-    pos
-}
-
-fn assert_legal(pos: &Position, text: &str, engine: &Engine) {
-    assert!(
-        pos.parse_move(text).is_ok(),
-        "'{text}' is not legal in {}; transcript:\n{}",
-        pos.to_text(),
-        engine.tail()
-    );
 }
 
 #[test]
@@ -78,7 +60,7 @@ fn handshake_lists_stockfish_spelled_options() {
 fn every_go_form_answers_once_with_a_legal_move() {
     let mut engine = uci_engine();
     let moves = ["e2e4", "c7c5"];
-    let pos = position_after(&moves);
+    let pos = position_after::<Position>(&moves);
     for go in [
         "go depth 3",
         "go nodes 3000",
@@ -197,14 +179,22 @@ fn ponder_then_ponderhit_or_stop() {
     assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
     engine.send("ponderhit");
     let (best, _, _) = bestmove(&mut engine);
-    assert_legal(&position_after(&["e2e4", "e7e5"]), &best, &engine);
+    assert_legal(
+        &position_after::<Position>(&["e2e4", "e7e5"]),
+        &best,
+        &engine,
+    );
 
     engine.send("position startpos moves e2e4 e7e5");
     engine.send("go ponder wtime 1000 btime 1000");
     std::thread::sleep(Duration::from_millis(100));
     engine.send("stop");
     let (best, _, _) = bestmove(&mut engine);
-    assert_legal(&position_after(&["e2e4", "e7e5"]), &best, &engine);
+    assert_legal(
+        &position_after::<Position>(&["e2e4", "e7e5"]),
+        &best,
+        &engine,
+    );
     assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
     engine.finish(true, SEARCH);
 }
@@ -286,7 +276,7 @@ fn illegal_moves_stop_the_list_and_bad_fens_change_nothing() {
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0].starts_with("info string"), "{lines:?}");
     engine.send("d");
-    let expected = position_after(&["e2e4", "e7e5"]).to_text();
+    let expected = position_after::<Position>(&["e2e4", "e7e5"]).to_text();
     assert_eq!(engine.sync(), vec![format!("info string {expected}")]);
     for bad in [
         "position fen 8/8/8 w - - 0 1",
@@ -416,7 +406,7 @@ fn perft_unknown_commands_and_whitespace() {
     engine.expect_prefix("readyok", SEARCH);
     engine.send_raw(b"position   startpos\tmoves  e2e4\r\ngo   depth\t2\r\n");
     let (best, _, _) = bestmove(&mut engine);
-    assert_legal(&position_after(&["e2e4"]), &best, &engine);
+    assert_legal(&position_after::<Position>(&["e2e4"]), &best, &engine);
     engine.send("ucinewgame");
     engine.send("debug on");
     engine.send("debug off");

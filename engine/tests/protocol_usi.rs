@@ -3,7 +3,7 @@
 
 mod protocol_support;
 
-use protocol_support::{Engine, SEARCH};
+use protocol_support::{assert_legal, position_after, Engine, SEARCH};
 use sente::game::Game;
 use sente::shogi::Position;
 use std::time::Duration;
@@ -25,24 +25,6 @@ fn bestmove(engine: &mut Engine) -> (String, Vec<String>) {
         .unwrap()
         .to_string();
     (word, lines)
-}
-
-fn position_after(moves: &[&str]) -> Position {
-    let mut pos = Position::startpos();
-    for text in moves {
-        let m = pos.parse_move(text).expect("test moves are legal");
-        pos.make_move(m);
-    }
-    pos
-}
-
-fn assert_legal(pos: &Position, text: &str, engine: &Engine) {
-    assert!(
-        pos.parse_move(text).is_ok(),
-        "'{text}' is not legal in {}; transcript:\n{}",
-        pos.to_text(),
-        engine.tail()
-    );
 }
 
 #[test]
@@ -101,7 +83,7 @@ fn plays_under_byoyomi_and_fischer_clocks() {
     let mut engine = usi_engine();
     engine.send("usinewgame");
     let moves = ["7g7f", "3c3d"];
-    let pos = position_after(&moves);
+    let pos = position_after::<Position>(&moves);
     for go in [
         "go btime 1000 wtime 1000 byoyomi 100",
         "go btime 0 wtime 0 byoyomi 200",
@@ -129,7 +111,11 @@ fn ponder_stop_and_gameover_end_searches() {
     assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
     engine.send("ponderhit");
     let (best, _) = bestmove(&mut engine);
-    assert_legal(&position_after(&["2g2f", "8c8d"]), &best, &engine);
+    assert_legal(
+        &position_after::<Position>(&["2g2f", "8c8d"]),
+        &best,
+        &engine,
+    );
 
     engine.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
@@ -201,7 +187,7 @@ fn bad_positions_and_moves_keep_a_valid_state() {
         "{lines:?}"
     );
     engine.send("d");
-    let expected = position_after(&["7g7f", "3c3d", "8h2b"]).to_text();
+    let expected = position_after::<Position>(&["7g7f", "3c3d", "8h2b"]).to_text();
     assert_eq!(engine.sync(), vec![format!("info string {expected}")]);
     for bad in [
         "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9 b - 1",

@@ -186,3 +186,23 @@ pub const SECOND: Duration = Duration::from_secs(1);
 
 /// Generous bound for short searches on a loaded 2-core machine.
 pub const SEARCH: Duration = Duration::from_secs(30);
+
+/// The position reached from the game's start by `moves` (protocol notation, all legal).
+pub fn position_after<G: sente::game::Game>(moves: &[&str]) -> G {
+    let mut pos = G::startpos();
+    for text in moves {
+        let m = pos.parse_move(text).expect("test moves are legal");
+        pos.make_move(m);
+    }
+    pos
+}
+
+/// Fails with the transcript unless `text` is a legal move in `pos`.
+pub fn assert_legal<G: sente::game::Game>(pos: &G, text: &str, engine: &Engine) {
+    assert!(
+        pos.parse_move(text).is_ok(),
+        "'{text}' is not legal in {}; transcript:\n{}",
+        pos.to_text(),
+        engine.tail()
+    );
+}
