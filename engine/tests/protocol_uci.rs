@@ -3,7 +3,9 @@
 
 mod protocol_support;
 
-use protocol_support::{assert_legal, position_after, Engine, Rng, SEARCH};
+use protocol_support::{
+    assert_bad_positions_refused, assert_legal, position_after, Engine, Rng, SEARCH,
+};
 use sente::chess::Position;
 use sente::game::Game;
 use sente::movelist::MoveList;
@@ -278,22 +280,17 @@ fn illegal_moves_stop_the_list_and_bad_fens_change_nothing() {
     engine.send("d");
     let expected = position_after::<Position>(&["e2e4", "e7e5"]).to_text();
     assert_eq!(engine.sync(), vec![format!("info string {expected}")]);
-    for bad in [
-        "position fen 8/8/8 w - - 0 1",
-        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
-        "position fen",
-        "position banana",
-        "position",
-    ] {
-        engine.send(bad);
-        let lines = engine.sync();
-        assert!(
-            lines.len() == 1 && lines[0].starts_with("info string"),
-            "{bad}: {lines:?}"
-        );
-    }
-    engine.send("d");
-    assert_eq!(engine.sync(), vec![format!("info string {expected}")]);
+    assert_bad_positions_refused(
+        &mut engine,
+        &[
+            "position fen 8/8/8 w - - 0 1",
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "position fen",
+            "position banana",
+            "position",
+        ],
+        &expected,
+    );
     engine.finish(true, SEARCH);
 }
 

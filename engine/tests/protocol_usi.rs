@@ -3,7 +3,9 @@
 
 mod protocol_support;
 
-use protocol_support::{assert_legal, position_after, Engine, SEARCH};
+use protocol_support::{
+    assert_bad_positions_refused, assert_legal, position_after, Engine, SEARCH,
+};
 use sente::game::Game;
 use sente::shogi::Position;
 use std::time::Duration;
@@ -189,21 +191,16 @@ fn bad_positions_and_moves_keep_a_valid_state() {
     engine.send("d");
     let expected = position_after::<Position>(&["7g7f", "3c3d", "8h2b"]).to_text();
     assert_eq!(engine.sync(), vec![format!("info string {expected}")]);
-    for bad in [
-        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9 b - 1",
-        "position sfen 9/9/9/9/9/9/9/9/9 b - 1",
-        "position sfen",
-        "position startpos junk",
-    ] {
-        engine.send(bad);
-        let lines = engine.sync();
-        assert!(
-            lines.len() == 1 && lines[0].starts_with("info string"),
-            "{bad}: {lines:?}"
-        );
-    }
-    engine.send("d");
-    assert_eq!(engine.sync(), vec![format!("info string {expected}")]);
+    assert_bad_positions_refused(
+        &mut engine,
+        &[
+            "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9 b - 1",
+            "position sfen 9/9/9/9/9/9/9/9/9 b - 1",
+            "position sfen",
+            "position startpos junk",
+        ],
+        &expected,
+    );
     engine.send("what is this");
     let lines = engine.sync();
     assert!(

@@ -489,13 +489,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             return alpha;
         }
         if !(excluded.is_some() || root && self.pv_index > 0) {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if pv_node && best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of_result(best, original_alpha, beta, pv_node);
             shared.tt.store(
                 hash,
                 best_move.to_bits(),

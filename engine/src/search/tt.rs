@@ -15,6 +15,18 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// The bound a search result `best` proves, given the window it was searched with.
+    #[inline]
+    pub fn of_result(best: i32, original_alpha: i32, beta: i32, pv_node: bool) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     fn from_bits(bits: u64) -> Option<Bound> {
         match bits {
             1 => Some(Bound::Upper),

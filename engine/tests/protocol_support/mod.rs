@@ -206,3 +206,18 @@ pub fn assert_legal<G: sente::game::Game>(pos: &G, text: &str, engine: &Engine) 
         engine.tail()
     );
 }
+
+/// Sends each malformed `position` command and checks it is answered with one `info string` and
+/// leaves the position (as printed by the `d` debug command) at `expected`.
+pub fn assert_bad_positions_refused(engine: &mut Engine, bad: &[&str], expected: &str) {
+    for line in bad {
+        engine.send(line);
+        let lines = engine.sync();
+        assert!(
+            lines.len() == 1 && lines[0].starts_with("info string"),
+            "{line}: {lines:?}"
+        );
+    }
+    engine.send("d");
+    assert_eq!(engine.sync(), vec![format!("info string {expected}")]);
+}
