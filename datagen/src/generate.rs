@@ -167,8 +167,30 @@ impl<G: Game, E: Evaluator<G>> SelfPlayer<G> for CountingPlayer<G, E> {
 /// Salt of the seed that picks a game's book line (kept apart from the random plies' seed).
 pub const BOOK_SALT: u64 = 0xB00C_5EED;
 
+/// How openings are drawn and checked (shared by `run` and `match`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpeningSettings {
+    pub seed: u64,
+    pub random_plies: u32,
+    /// Nodes of the search that checks an opening; 0 skips the check.
+    pub verify_nodes: u64,
+    /// Openings whose verification score exceeds this (centipawns) are redrawn.
+    pub verify_margin: i32,
+}
+
+impl GenerateConfig {
+    fn opening_settings(&self) -> OpeningSettings {
+        OpeningSettings {
+            seed: self.seed,
+            random_plies: self.random_plies,
+            verify_nodes: self.verify_nodes,
+            verify_margin: self.verify_margin,
+        }
+    }
+}
+
 /// Where a game's opening starts: one start position, or a book line per draw.
-enum OpeningSource<'a, G: Game> {
+pub enum OpeningSource<'a, G: Game> {
     Start(G),
     Book(&'a Book<G>),
 }
@@ -178,7 +200,7 @@ enum OpeningSource<'a, G: Game> {
 /// configured random plies on top.
 fn draw_opening<G: Game>(
     source: &OpeningSource<G>,
-    config: &GenerateConfig,
+    config: &OpeningSettings,
     index: u64,
     draw: u64,
 ) -> Opening<G> {
@@ -196,9 +218,9 @@ fn draw_opening<G: Game>(
 
 /// Draws the opening of game `index`, then (optionally) a verification search that rejects
 /// lopsided positions; up to 16 draws.
-fn opening_for<G: Game, E: Evaluator<G>>(
+pub fn opening_for<G: Game, E: Evaluator<G>>(
     source: &OpeningSource<G>,
-    config: &GenerateConfig,
+    config: &OpeningSettings,
     index: u64,
     verifier: &mut Searcher<G, E>,
 ) -> Opening<G> {
@@ -249,7 +271,7 @@ fn play_one<G: DatagenGame, E: Evaluator<G> + Sync>(
             game_seed(config.seed ^ 0xDF2C, index),
         )),
     };
-    let opening = opening_for(&source, config, index, &mut verifier);
+    let opening = opening_for(&source, &config.opening_settings(), index, &mut verifier);
     let mut first = CountingPlayer {
         inner: SearchPlayer::new(player("first")),
         nodes: 0,

@@ -3,11 +3,14 @@
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand};
 use datagen::book::Book;
-use datagen::generate::{game_seed, generate_with_book, GenerateConfig, BOOK_SALT};
+use datagen::generate::{
+    generate_with_book, opening_for, GenerateConfig, OpeningSettings, OpeningSource,
+};
 use datagen::inspect::{print_stats, verify_files};
 use datagen::players::DatagenGame;
+use sente::search::Searcher;
 use sente::selfplay::{
-    run_match, run_match_with_openings, Adjudication, MatchConfig, PlayerConfig, Sprt, TimeControl,
+    run_match_with_openings, Adjudication, MatchConfig, PlayerConfig, Sprt, TimeControl,
 };
 use std::path::PathBuf;
 
@@ -113,6 +116,13 @@ enum Command {
         /// SPRT bounds in Elo, e.g. `0,10`; the match stops once decided.
         #[arg(long)]
         sprt: Option<String>,
+        /// Nodes of the classical search that rejects lopsided openings before a pair is played
+        /// (0: no check). Balanced openings make fewer pairs decided by the opening alone.
+        #[arg(long, default_value_t = 1000)]
+        verify_nodes: u64,
+        /// Largest opening score (centipawns) the check accepts.
+        #[arg(long, default_value_t = 200)]
+        verify_margin: i32,
     },
 }
 
@@ -215,7 +225,15 @@ fn main() -> Result<()> {
             random_plies,
             book,
             sprt,
+            verify_nodes,
+            verify_margin,
         } => {
+            let openings = OpeningSettings {
+                seed,
+                random_plies,
+                verify_nodes,
+                verify_margin,
+            };
             let config = MatchConfig {
                 pairs,
                 concurrency: threads,
@@ -225,9 +243,27 @@ fn main() -> Result<()> {
                 sprt: sprt.as_deref().map(parse_sprt).transpose()?,
             };
             if game == "chess" {
-                match_for::<sente::chess::Position>(&a, &b, nodes, tc, move_overhead, book, &config)
+                match_for::<sente::chess::Position>(
+                    &a,
+                    &b,
+                    nodes,
+                    tc,
+                    move_overhead,
+                    book,
+                    &openings,
+                    &config,
+                )
             } else {
-                match_for::<sente::shogi::Position>(&a, &b, nodes, tc, move_overhead, book, &config)
+                match_for::<sente::shogi::Position>(
+                    &a,
+                    &b,
+                    nodes,
+                    tc,
+                    move_overhead,
+                    book,
+                    &openings,
+                    &config,
+                )
             }
         }
     }
@@ -240,6 +276,7 @@ fn match_for<G: DatagenGame>(
     tc: Option<TimeControl>,
     move_overhead_ms: u64,
     book: Option<PathBuf>,
+    openings: &OpeningSettings,
     config: &MatchConfig,
 ) -> Result<()> {
     let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
@@ -256,19 +293,19 @@ fn match_for<G: DatagenGame>(
     };
     let first = player(a)?;
     let second = player(b)?;
-    let report = match &book {
-        Some(book) => {
-            let opening = |pair: usize| {
-                book.opening(
-                    game_seed(config.seed ^ BOOK_SALT, pair as u64),
-                    config.opening_plies,
-                    game_seed(config.seed, pair as u64),
-                )
-            };
-            run_match_with_openings(&opening, &first, &second, config, &|_| {})
-        }
-        None => run_match(&G::start_position(false), &first, &second, config, &|_| {}),
+    let start = G::start_position(false);
+    let source = match &book {
+        Some(book) => OpeningSource::Book(book),
+        None => OpeningSource::Start(start),
     };
+    // Openings are checked with the classical evaluator, neutral between the two players.
+    let classical = G::load_eval("classical")?;
+    let opening = |pair: usize| {
+        let mut verifier = Searcher::new(classical.clone());
+        verifier.set_hash_mb(1);
+        opening_for(&source, openings, pair as u64, &mut verifier)
+    };
+    let report = run_match_with_openings(&opening, &first, &second, config, &|_| {});
     println!("{report}");
     Ok(())
 }

@@ -55,15 +55,14 @@ pub fn load_games(files: &[PathBuf]) -> Result<Vec<GameRecord>> {
     Ok(games)
 }
 
-/// Appends the usable positions of one game to `out`.
-pub fn extract_game<G: NnueGame>(
+/// Calls `visit(position, target)` for each position of `record` that passes `filter`, with its
+/// training target (side to move's point of view).
+pub fn for_each_training_position<G: NnueGame>(
     record: &GameRecord,
     filter: &Filter,
     blend: &TargetBlend,
-    out: &mut Batch,
+    mut visit: impl FnMut(&G, f32),
 ) {
-    let mut stm = [0u32; MAX_ACTIVE];
-    let mut nstm = [0u32; MAX_ACTIVE];
     let mut ply = 0u32;
     // A record that does not replay (damaged file) contributes the positions before the damage.
     let _ = record.replay::<G>(|pos, m, score| {
@@ -84,13 +83,29 @@ pub fn extract_game<G: NnueGame>(
             _ if mover == Side::Second => 1.0,
             _ => 0.0,
         };
+        visit(
+            pos,
+            blend_target(result, score as f32, blend.eval_scale, blend.lambda),
+        );
+    });
+}
+
+/// Appends the usable positions of one game to `out`.
+pub fn extract_game<G: NnueGame>(
+    record: &GameRecord,
+    filter: &Filter,
+    blend: &TargetBlend,
+    out: &mut Batch,
+) {
+    let mut stm = [0u32; MAX_ACTIVE];
+    let mut nstm = [0u32; MAX_ACTIVE];
+    for_each_training_position::<G>(record, filter, blend, |pos, target| {
+        let mover = pos.side_to_move();
         let n = pos.active_features(mover, &mut stm);
         let n_other = pos.active_features(mover.flip(), &mut nstm);
-        if n != n_other {
-            return;
+        if n == n_other {
+            out.push(&stm[..n], &nstm[..n], pos.output_bucket() as u8, target);
         }
-        let target = blend_target(result, score as f32, blend.eval_scale, blend.lambda);
-        out.push(&stm[..n], &nstm[..n], pos.output_bucket() as u8, target);
     });
 }
 

@@ -2,8 +2,11 @@
 //! checkpoint's float net on a data set.
 
 use crate::batch::Batch;
+use crate::data::{for_each_training_position, Filter, TargetBlend};
+use datagen::format::GameRecord;
 use rayon::prelude::*;
-use sente::nnue::{simd, Network, SimdLevel};
+use sente::eval::Evaluator;
+use sente::nnue::{simd, Network, NnueGame, SimdLevel};
 
 /// Mean loss of the quantized `net` over `batch`, computed with the engine's kernels.
 pub fn quantized_loss(net: &Network, batch: &Batch) -> f32 {
@@ -32,4 +35,29 @@ pub fn quantized_loss(net: &Network, batch: &Batch) -> f32 {
         )
         .sum();
     (total / batch.len() as f64) as f32
+}
+
+/// Mean loss of the game's classical (static) evaluator over the usable positions of `games`:
+/// the baseline a trained net has to beat.
+pub fn classical_loss<G: NnueGame>(
+    games: &[GameRecord],
+    filter: &Filter,
+    blend: &TargetBlend,
+) -> (f32, usize) {
+    let (sum, count) = games
+        .par_iter()
+        .map(|record| {
+            let mut eval = G::Classical::default();
+            let (mut sum, mut count) = (0.0f64, 0usize);
+            for_each_training_position::<G>(record, filter, blend, |pos, target| {
+                eval.reset(pos);
+                let cp = eval.evaluate(pos) as f32;
+                let p = 1.0 / (1.0 + (-cp / blend.eval_scale).exp());
+                sum += ((p - target) * (p - target)) as f64;
+                count += 1;
+            });
+            (sum, count)
+        })
+        .reduce(|| (0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    ((sum / count.max(1) as f64) as f32, count)
 }

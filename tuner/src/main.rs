@@ -7,7 +7,7 @@ use sente::nnue::{Network, NnueGame};
 use std::path::{Path, PathBuf};
 use tuner::checkpoint::Checkpoint;
 use tuner::data::{load_games, validation_set, Filter, TargetBlend};
-use tuner::evaluate::quantized_loss;
+use tuner::evaluate::{classical_loss, quantized_loss};
 use tuner::quantize::quantize;
 use tuner::schedule::LrSchedule;
 use tuner::training::{mean_loss, net_from_checkpoint, train, TrainConfig};
@@ -31,6 +31,10 @@ enum Command {
         /// Validation files.
         #[arg(long, num_args = 1..)]
         val: Vec<PathBuf>,
+        /// Hold out every K-th game of the training files for validation (0: none). The held-out
+        /// games never enter training.
+        #[arg(long, default_value_t = 0)]
+        val_every: usize,
         #[arg(long, default_value_t = 10)]
         superbatches: u32,
         /// Batches per superbatch.
@@ -79,7 +83,7 @@ enum Command {
     Eval {
         #[arg(long, value_parser = ["chess", "shogi"])]
         game: String,
-        /// A `.nnue` net or a checkpoint.
+        /// A `.nnue` net, a checkpoint, or `classical` (the static classical evaluator, a baseline).
         model: PathBuf,
         #[arg(long, num_args = 1.., required = true)]
         data: Vec<PathBuf>,
@@ -110,6 +114,11 @@ fn eval_model<G: NnueGame>(model: &Path, data: &[PathBuf], lambda: f32) -> Resul
         lambda,
         eval_scale: G::ARCH.eval_scale as f32,
     };
+    if model.as_os_str() == "classical" {
+        let (loss, count) = classical_loss::<G>(&games, &Filter::default(), &blend);
+        println!("classical evaluator: loss {loss:.6} over {count} positions");
+        return Ok(());
+    }
     let batch = validation_set::<G>(&games, &Filter::default(), &blend, usize::MAX);
     let loss = if model.extension().is_some_and(|e| e == "nnue") {
         let net = Network::load(model, &G::ARCH)?;
@@ -134,6 +143,7 @@ fn run() -> Result<()> {
             game,
             data,
             val,
+            val_every,
             superbatches,
             batches,
             batch,
@@ -157,6 +167,7 @@ fn run() -> Result<()> {
             let config = TrainConfig {
                 data,
                 val,
+                val_every,
                 superbatches,
                 batches_per_superbatch: batches,
                 batch_size: batch,

@@ -11,6 +11,7 @@ use crate::quantize::quantize;
 use crate::schedule::LrSchedule;
 use crate::trainer::Trainer;
 use anyhow::{bail, Context, Result};
+use datagen::format::GameRecord;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use sente::nnue::NnueGame;
@@ -23,6 +24,8 @@ use std::time::Instant;
 pub struct TrainConfig {
     pub data: Vec<PathBuf>,
     pub val: Vec<PathBuf>,
+    /// Every `val_every`-th game of `data` is held out for validation (0: none).
+    pub val_every: usize,
     pub superbatches: u32,
     pub batches_per_superbatch: u32,
     pub batch_size: usize,
@@ -41,8 +44,9 @@ impl TrainConfig {
     /// The settings a resumed run must share with the one that wrote the checkpoint.
     fn fingerprint(&self) -> String {
         format!(
-            "data={:?} batches={} batch={} schedule={:?} lambda={} wd={} seed={} filter={:?}",
+            "data={:?} val_every={} batches={} batch={} schedule={:?} lambda={} wd={} seed={} filter={:?}",
             self.data,
+            self.val_every,
             self.batches_per_superbatch,
             self.batch_size,
             self.schedule,
@@ -82,6 +86,26 @@ pub fn mean_loss(net: &FloatNet, batch: &Batch) -> f32 {
     (sums.iter().sum::<f64>() / batch.len() as f64) as f32
 }
 
+/// Splits off every `every`-th game (indices every-1, 2·every-1, …) as validation games.
+pub fn split_validation(
+    games: Vec<GameRecord>,
+    every: usize,
+) -> (Vec<GameRecord>, Vec<GameRecord>) {
+    if every == 0 {
+        return (games, Vec::new());
+    }
+    let mut train = Vec::with_capacity(games.len());
+    let mut val = Vec::with_capacity(games.len() / every + 1);
+    for (i, game) in games.into_iter().enumerate() {
+        if (i + 1) % every == 0 {
+            val.push(game);
+        } else {
+            train.push(game);
+        }
+    }
+    (train, val)
+}
+
 /// Paths inside the output directory.
 pub fn checkpoint_path(out: &Path) -> PathBuf {
     out.join("checkpoint.bin")
@@ -96,7 +120,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
     std::fs::create_dir_all(&config.out)
         .with_context(|| format!("creating {}", config.out.display()))?;
     let arch = G::ARCH;
-    let games = load_games(&config.data)?;
+    let (games, held_out) = split_validation(load_games(&config.data)?, config.val_every);
     if games.is_empty() {
         bail!("no games in {:?}", config.data);
     }
@@ -104,7 +128,13 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
         lambda: config.lambda,
         eval_scale: arch.eval_scale as f32,
     };
-    let val_games = load_games(&config.val)?;
+    let mut val_games = load_games(&config.val)?;
+    val_games.extend(held_out);
+    eprintln!(
+        "tuner: {} training games, {} validation games",
+        games.len(),
+        val_games.len()
+    );
     let val = validation_set::<G>(&val_games, &config.filter, &blend, 200_000);
 
     let own_checkpoint = checkpoint_path(&config.out);

@@ -7,11 +7,13 @@
 //!   always on files e–h;
 //! - a feature is `bucket * 768 + colour * 384 + kind * 64 + square`, colour 0 for the
 //!   perspective's own pieces and 1 for the opponent's, kind pawn..king as `PieceKind`;
-//! - the king bucket comes from the perspective's (flipped, mirrored) king square:
+//! - the king region comes from the perspective's (flipped, mirrored) king square:
 //!   0 = back rank on files f–h (a castled king: short, or long after the mirror),
 //!   1 = back rank on file e (a king on its home square, d or e), 2 = second or third rank,
-//!   3 = anywhere further up;
-//! - the king key is `mirror * 4 + bucket` (8 keys: the refresh cache holds one accumulator each).
+//!   3 = anywhere further up; the architecture's `king_buckets` (1, 2 or 4) groups regions into
+//!   buckets (`REGION_BUCKET`);
+//! - the king key is `mirror * KING_BUCKETS + bucket` (the refresh cache holds one accumulator
+//!   per key).
 //!
 //! Output bucket: `(pieces on the board − 2) / 4`, clamped to 0..7.
 
@@ -24,14 +26,23 @@ use crate::game::Side;
 
 /// Features per king bucket.
 pub const INPUTS: usize = 768;
-/// King buckets.
-pub const KING_BUCKETS: usize = 4;
+/// King buckets (from the architecture declaration).
+pub const KING_BUCKETS: usize = CHESS.king_buckets;
+/// The bucket of each king region (back rank f–h, back rank e, ranks 2–3, further up) for the
+/// declared number of buckets: 4 keeps the regions apart, 2 splits back rank / up the board, 1
+/// merges them (only the mirror is left).
+const REGION_BUCKET: [usize; 4] = match KING_BUCKETS {
+    1 => [0, 0, 0, 0],
+    2 => [0, 0, 1, 1],
+    4 => [0, 1, 2, 3],
+    _ => panic!("chess king buckets must be 1, 2 or 4"),
+};
 /// King keys: bucket × mirror.
 pub const KING_KEYS: usize = 2 * KING_BUCKETS;
 /// Output buckets.
 pub const OUTPUT_BUCKETS: usize = 8;
 
-const _: () = assert!(CHESS.inputs == INPUTS && CHESS.king_buckets == KING_BUCKETS);
+const _: () = assert!(CHESS.inputs == INPUTS);
 const _: () = assert!(CHESS.output_buckets == OUTPUT_BUCKETS);
 
 /// XOR that flips a square vertically for Black's perspective.
@@ -49,13 +60,13 @@ pub const fn king_key_for(perspective: Side, king_sq: Square) -> usize {
     let rel = king_sq ^ flip(perspective);
     let mirror = file_of(rel) < 4;
     let rel = if mirror { rel ^ 7 } else { rel };
-    let bucket = match rank_of(rel) {
+    let region = match rank_of(rel) {
         0 if file_of(rel) >= 5 => 0,
         0 => 1,
         1 | 2 => 2,
         _ => 3,
     };
-    mirror as usize * KING_BUCKETS + bucket
+    mirror as usize * KING_BUCKETS + REGION_BUCKET[region]
 }
 
 /// The feature of a piece (`owner`, `kind`) on `sq` for `perspective` with king key `king_key`.
@@ -209,18 +220,32 @@ mod tests {
     #[test]
     fn king_keys_follow_the_documented_buckets_and_mirror() {
         let sq = |name: &str| crate::chess::types::parse_square(name).unwrap();
+        let bucket = |region: usize| REGION_BUCKET[region];
         // White: g1 / f1 castled, e1 home, f3 low, h5 up the board; files a-d mirror.
-        assert_eq!(king_key_for(Side::First, sq("g1")), 0);
-        assert_eq!(king_key_for(Side::First, sq("f1")), 0);
-        assert_eq!(king_key_for(Side::First, sq("e1")), 1);
-        assert_eq!(king_key_for(Side::First, sq("f3")), 2);
-        assert_eq!(king_key_for(Side::First, sq("h5")), 3);
-        assert_eq!(king_key_for(Side::First, sq("b1")), KING_BUCKETS);
-        assert_eq!(king_key_for(Side::First, sq("d1")), KING_BUCKETS + 1);
+        assert_eq!(king_key_for(Side::First, sq("g1")), bucket(0));
+        assert_eq!(king_key_for(Side::First, sq("f1")), bucket(0));
+        assert_eq!(king_key_for(Side::First, sq("e1")), bucket(1));
+        assert_eq!(king_key_for(Side::First, sq("f3")), bucket(2));
+        assert_eq!(king_key_for(Side::First, sq("h5")), bucket(3));
+        assert_eq!(
+            king_key_for(Side::First, sq("b1")),
+            KING_BUCKETS + bucket(0)
+        );
+        assert_eq!(
+            king_key_for(Side::First, sq("d1")),
+            KING_BUCKETS + bucket(1)
+        );
         // Black sees its own back rank as rank 1.
-        assert_eq!(king_key_for(Side::Second, sq("g8")), 0);
-        assert_eq!(king_key_for(Side::Second, sq("c8")), KING_BUCKETS);
-        assert_eq!(king_key_for(Side::Second, sq("e1")), 3);
+        assert_eq!(king_key_for(Side::Second, sq("g8")), bucket(0));
+        assert_eq!(
+            king_key_for(Side::Second, sq("c8")),
+            KING_BUCKETS + bucket(0)
+        );
+        assert_eq!(king_key_for(Side::Second, sq("e1")), bucket(3));
+        // Every key is in range, and every bucket is used.
+        let keys: std::collections::HashSet<usize> =
+            (0..64u8).map(|s| king_key_for(Side::First, s)).collect();
+        assert_eq!(keys.len(), KING_KEYS);
     }
 
     #[test]
@@ -238,12 +263,18 @@ mod tests {
         assert_eq!(
             feature(
                 Side::First,
-                KING_BUCKETS + 2,
+                KING_BUCKETS + REGION_BUCKET[2],
                 Side::First,
                 PieceKind::Rook,
                 8
             ),
-            feature(Side::First, 2, Side::First, PieceKind::Rook, 15)
+            feature(
+                Side::First,
+                REGION_BUCKET[2],
+                Side::First,
+                PieceKind::Rook,
+                15
+            )
         );
     }
 }

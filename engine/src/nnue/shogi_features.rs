@@ -9,11 +9,12 @@
 //! - hand features `2268 + colour * 38 + HAND_OFFSET[kind] + (k − 1)`, one per `count ≥ k`
 //!   for `k = 1..=min(count, SHOGI_HAND_MAX[kind])` (kinds in hand order pawn, lance, knight,
 //!   silver, bishop, rook, gold), so a capture or a drop changes exactly one hand feature;
-//! - king bucket from the perspective's (rotated) king square: inside its own camp (the three
+//! - king region from the perspective's (rotated) king square: inside its own camp (the three
 //!   ranks nearest it) by file group, 0 = files 1–3, 1 = files 4–6, 2 = files 7–9 (from that
 //!   side's view: furibisha castles, central king, ibisha castles), and 3 = the king has left its
-//!   camp (entering-king play, a king chased up the board). No mirroring (shogi openings are not
-//!   left-right symmetric). The king key is the bucket.
+//!   camp (entering-king play, a king chased up the board); the architecture's `king_buckets`
+//!   (1, 2 or 4) groups regions into buckets (`REGION_BUCKET`). No mirroring (shogi openings are
+//!   not left-right symmetric). The king key is the bucket.
 //!
 //! Output bucket: the number of pieces in both hands, a measure of how far the game has gone
 //! (0: the opening, before the first exchange), mapped 0 → 0, 1 → 1, 2 → 2, 3–4 → 3, 5–6 → 4,
@@ -32,12 +33,21 @@ const BOARD_PER_COLOUR: usize = SHOGI_BOARD_KINDS * SQUARES;
 const HAND_BASE: usize = 2 * BOARD_PER_COLOUR;
 /// Features per king bucket.
 pub const INPUTS: usize = HAND_BASE + 2 * SHOGI_HAND_FEATURES;
-/// King buckets (= king keys).
-pub const KING_BUCKETS: usize = 4;
+/// King buckets (= king keys), from the architecture declaration.
+pub const KING_BUCKETS: usize = SHOGI.king_buckets;
+/// The bucket of each king region (own camp files 1–3, 4–6, 7–9, out of the camp) for the
+/// declared number of buckets: 4 keeps them apart, 2 splits in the camp / out of it, 1 merges
+/// them.
+const REGION_BUCKET: [usize; 4] = match KING_BUCKETS {
+    1 => [0, 0, 0, 0],
+    2 => [0, 0, 0, 1],
+    4 => [0, 1, 2, 3],
+    _ => panic!("shogi king buckets must be 1, 2 or 4"),
+};
 /// Output buckets.
 pub const OUTPUT_BUCKETS: usize = 8;
 
-const _: () = assert!(SHOGI.inputs == INPUTS && SHOGI.king_buckets == KING_BUCKETS);
+const _: () = assert!(SHOGI.inputs == INPUTS);
 const _: () = assert!(SHOGI.output_buckets == OUTPUT_BUCKETS);
 
 /// Offset of each hand kind's features within one colour's hand block.
@@ -85,11 +95,8 @@ const fn relative(perspective: Side, sq: Square) -> usize {
 pub const fn king_bucket_for(perspective: Side, king_sq: Square) -> usize {
     let rel = relative(perspective, king_sq);
     let (file, rank) = (rel / 9, rel % 9);
-    if rank >= 6 {
-        file / 3
-    } else {
-        3
-    }
+    let region = if rank >= 6 { file / 3 } else { 3 };
+    REGION_BUCKET[region]
 }
 
 /// The king bucket (= king key) of `perspective` in `pos`.
@@ -317,13 +324,13 @@ mod tests {
     #[test]
     fn startpos_kings_are_central_in_their_camps_for_both_sides() {
         let pos = Position::startpos();
-        assert_eq!(king_bucket(&pos, Side::First), 1);
-        assert_eq!(king_bucket(&pos, Side::Second), 1);
+        assert_eq!(king_bucket(&pos, Side::First), REGION_BUCKET[1]);
+        assert_eq!(king_bucket(&pos, Side::Second), REGION_BUCKET[1]);
         assert_eq!(output_bucket(&pos), 0);
-        // 9i (file 9 = index 8, rank i = index 8) is Black's left corner: bucket 2; for White,
-        // its 1a corner (the same corner rotated) is bucket 2 too.
-        assert_eq!(king_bucket_for(Side::First, 8 * 9 + 8), 2);
-        assert_eq!(king_bucket_for(Side::Second, 0), 2);
-        assert_eq!(king_bucket_for(Side::First, 4 * 9 + 4), 3);
+        // 9i (file 9 = index 8, rank i = index 8) is Black's left corner: region 2; for White,
+        // its 1a corner (the same corner rotated) is region 2 too.
+        assert_eq!(king_bucket_for(Side::First, 8 * 9 + 8), REGION_BUCKET[2]);
+        assert_eq!(king_bucket_for(Side::Second, 0), REGION_BUCKET[2]);
+        assert_eq!(king_bucket_for(Side::First, 4 * 9 + 4), REGION_BUCKET[3]);
     }
 }
