@@ -3,7 +3,7 @@
 //! (including the rank opened by an en-passant capture and the rook of a castling move).
 
 use super::attacks::{with_sliders, SliderAttacks};
-use super::bitboard::{bb, KNIGHT_ATTACKS, PAWN_ATTACKS};
+use super::bitboard::{bb, BISHOP_RAYS, KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_RAYS};
 use super::moves::Move;
 use super::position::Position;
 use super::types::*;
@@ -54,9 +54,19 @@ impl Position {
         if direct & king != 0 {
             return true;
         }
+        // A discovered check needs a vacated square (the origin, or the pawn taken en passant)
+        // and one of our sliders on the same line through the king: most moves have neither, and
+        // skip the slider lookups.
+        let vacated = bb(from) | (occ & !after);
         let queens = self.pieces(us, PieceKind::Queen);
         let straight = (self.pieces(us, PieceKind::Rook) | queens) & !bb(from);
         let diagonal = (self.pieces(us, PieceKind::Bishop) | queens) & !bb(from);
-        (a.rook(ksq, after) & straight) | (a.bishop(ksq, after) & diagonal) != 0
+        let (rook_lines, bishop_lines) = (ROOK_RAYS[ksq as usize], BISHOP_RAYS[ksq as usize]);
+        (vacated & rook_lines != 0
+            && straight & rook_lines != 0
+            && a.rook(ksq, after) & straight != 0)
+            || (vacated & bishop_lines != 0
+                && diagonal & bishop_lines != 0
+                && a.bishop(ksq, after) & diagonal != 0)
     }
 }
