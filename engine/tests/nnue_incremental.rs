@@ -138,7 +138,8 @@ fn classify_chess(pos: &sente::chess::Position, m: sente::chess::Move, kinds: &m
     let mut child = *pos;
     child.make_move(m);
     for side in [Side::First, Side::Second] {
-        if child.king_key(side) / 4 != pos.king_key(side) / 4 {
+        let buckets = sente::nnue::arch::CHESS.king_buckets;
+        if child.king_key(side) / buckets != pos.king_key(side) / buckets {
             kinds[MIRROR_CHANGE] += 1;
         }
     }
@@ -184,7 +185,10 @@ fn shogi_incremental_equals_full_refresh_at_every_level() {
         let c = shogi_at(level, 12);
         println!("shogi {level:?}: {c:?}");
         assert!(c.checks > 2000, "{c:?}");
-        assert!(c.king_key_changes > 50, "{c:?}");
+        // With one king bucket a shogi perspective never changes its key.
+        if <sente::shogi::Position as NnueGame>::KING_KEYS > 1 {
+            assert!(c.king_key_changes > 50, "{c:?}");
+        }
         for kind in [PROMOTION, CAPTURE, DROP] {
             assert!(c.kinds[kind] > 0, "move kind {kind} never played: {c:?}");
         }
