@@ -6,6 +6,7 @@ pub mod adamw;
 pub mod batch;
 pub mod checkpoint;
 pub mod data;
+pub mod elo_history;
 pub mod evaluate;
 pub mod model;
 pub mod plot;

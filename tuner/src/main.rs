@@ -69,6 +69,15 @@ enum Command {
         #[arg(long, default_value = "sente-net")]
         name: String,
     },
+    /// Draw the Elo-per-generation plot (`elo.png`, `elo.svg`) of the promoted nets.
+    EloPlot {
+        /// The promotion history written by `scripts/loop/promote.sh`.
+        #[arg(long, default_value = "nets/history.tsv")]
+        history: PathBuf,
+        /// Directory the plots go to.
+        #[arg(long, default_value = "nets")]
+        out: PathBuf,
+    },
     /// Quantize a checkpoint into the engine's net format.
     Quantize {
         #[arg(long, value_parser = ["chess", "shogi"])]
@@ -189,6 +198,11 @@ fn run() -> Result<()> {
             } else {
                 train::<sente::shogi::Position>(&config, resume.as_deref())?;
             }
+            Ok(())
+        }
+        Command::EloPlot { history, out } => {
+            tuner::elo_history::plot_elo_history(&history, &out)?;
+            println!("wrote {}/elo.png and elo.svg", out.display());
             Ok(())
         }
         Command::Quantize {

@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use std::path::Path;
 use std::sync::Once;
 
-fn register_font() {
+pub(crate) fn register_font() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // The DejaVu font ships inside the `dejavu` crate, so plots need no system fonts.
@@ -20,11 +20,12 @@ fn register_font() {
     });
 }
 
-type Series<'a> = (&'a str, Vec<(f64, f64)>, RGBColor);
+pub(crate) type Series<'a> = (&'a str, Vec<(f64, f64)>, RGBColor);
 
 fn draw<DB: DrawingBackend>(
     area: DrawingArea<DB, Shift>,
     title: &str,
+    x_label: &str,
     y_label: &str,
     series: &[Series],
 ) -> Result<()>
@@ -52,7 +53,7 @@ where
         .map_err(|e| anyhow!("{e:?}"))?;
     chart
         .configure_mesh()
-        .x_desc("step")
+        .x_desc(x_label)
         .y_desc(y_label)
         .label_style(("sans-serif", 14))
         .draw()
@@ -61,6 +62,12 @@ where
         let color = *color;
         chart
             .draw_series(LineSeries::new(data.iter().copied(), color.stroke_width(2)))
+            .map_err(|e| anyhow!("{e:?}"))?;
+        chart
+            .draw_series(
+                data.iter()
+                    .map(|&(x, y)| Circle::new((x, y), 3, color.filled())),
+            )
             .map_err(|e| anyhow!("{e:?}"))?
             .label(*name)
             .legend(move |(x, y)| {
@@ -78,17 +85,18 @@ where
     Ok(())
 }
 
-fn both_formats(
+pub(crate) fn both_formats(
     dir: &Path,
     stem: &str,
     title: &str,
-    y_label: &str,
+    (x_label, y_label): (&str, &str),
     series: &[Series],
 ) -> Result<()> {
     let png = dir.join(format!("{stem}.png"));
     draw(
         BitMapBackend::new(&png, (900, 520)).into_drawing_area(),
         title,
+        x_label,
         y_label,
         series,
     )?;
@@ -96,6 +104,7 @@ fn both_formats(
     draw(
         SVGBackend::new(&svg, (900, 520)).into_drawing_area(),
         title,
+        x_label,
         y_label,
         series,
     )?;
@@ -122,7 +131,7 @@ pub fn plot_curves(dir: &Path, curve: &[CurvePoint], name: &str) -> Result<()> {
         dir,
         "loss",
         &format!("{name}: loss"),
-        "MSE (sigmoid space)",
+        ("step", "MSE (sigmoid space)"),
         &loss_series,
     )?;
     let lr: Vec<(f64, f64)> = curve.iter().map(|p| (p.step as f64, p.lr as f64)).collect();
@@ -130,7 +139,7 @@ pub fn plot_curves(dir: &Path, curve: &[CurvePoint], name: &str) -> Result<()> {
         dir,
         "lr",
         &format!("{name}: learning rate"),
-        "learning rate",
+        ("step", "learning rate"),
         &[("lr", lr, GREEN)],
     )?;
     Ok(())

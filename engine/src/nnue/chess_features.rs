@@ -78,10 +78,14 @@ pub const fn feature(
     kind: PieceKind,
     sq: Square,
 ) -> u32 {
-    let mirror = if king_key >= KING_BUCKETS { 7 } else { 0 };
+    let (mirror, bucket) = if king_key >= KING_BUCKETS {
+        (7, king_key - KING_BUCKETS)
+    } else {
+        (0, king_key)
+    };
     let rel = (sq ^ flip(perspective) ^ mirror) as usize;
     let colour = (owner as usize) ^ (perspective as usize);
-    ((king_key % KING_BUCKETS) * INPUTS + colour * 384 + kind as usize * 64 + rel) as u32
+    (bucket * INPUTS + colour * 384 + kind as usize * 64 + rel) as u32
 }
 
 /// The king key of `perspective` in `pos`.
