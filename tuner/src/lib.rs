@@ -7,6 +7,7 @@ pub mod batch;
 pub mod checkpoint;
 pub mod data;
 pub mod evaluate;
+pub mod fit_classical;
 pub mod model;
 pub mod plot;
 pub mod quantize;
