@@ -327,7 +327,7 @@ mod tests {
                 }
                 let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
                 pos.make_move(m);
-                out.push(pos.clone());
+                out.push(pos);
             }
         }
         out
