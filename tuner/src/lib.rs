@@ -8,6 +8,7 @@ pub mod checkpoint;
 pub mod data;
 pub mod elo_history;
 pub mod evaluate;
+pub mod fit_classical;
 pub mod model;
 pub mod plot;
 pub mod quantize;

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use tuner::checkpoint::Checkpoint;
 use tuner::data::{load_games, validation_set, Filter, TargetBlend};
 use tuner::evaluate::{classical_loss, quantized_loss};
+use tuner::fit_classical::{fit_classical, FitConfig, FitOptions};
 use tuner::quantize::quantize;
 use tuner::schedule::LrSchedule;
 use tuner::training::{mean_loss, net_from_checkpoint, train, TrainConfig};
@@ -100,6 +101,35 @@ enum Command {
         wdl: f32,
         #[arg(long, default_value_t = 2)]
         threads: usize,
+    },
+    /// Fit the classical evaluator's values and piece-square tables to data (Texel-style) and
+    /// write them as Rust source of a `ClassicalParams` constant.
+    FitClassical {
+        #[arg(long, value_parser = ["chess", "shogi"])]
+        game: String,
+        /// datagen files (`data.bin`); every 20th game is held out for validation.
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<PathBuf>,
+        /// Weight of the game result in the target (λ); the rest is sigmoid(score / 400).
+        #[arg(long, default_value_t = 0.0)]
+        wdl: f32,
+        /// Passes over the training positions.
+        #[arg(long, default_value_t = FitConfig::default().epochs)]
+        epochs: usize,
+        /// Adam's starting step in centipawns (cosine decay to a tenth).
+        #[arg(long, default_value_t = FitConfig::default().lr)]
+        lr: f32,
+        /// Positions per minibatch (0: full batch).
+        #[arg(long, default_value_t = FitConfig::default().batch)]
+        batch: usize,
+        /// Seed of the minibatch order.
+        #[arg(long, default_value_t = FitConfig::default().seed)]
+        seed: u64,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Where the fitted `ClassicalParams` constant (Rust source) goes.
+        #[arg(long)]
+        out: PathBuf,
     },
 }
 
@@ -232,6 +262,39 @@ fn run() -> Result<()> {
             } else {
                 eval_model::<sente::shogi::Position>(&model, &data, wdl)
             }
+        }
+        Command::FitClassical {
+            game,
+            data,
+            wdl,
+            epochs,
+            lr,
+            batch,
+            seed,
+            threads,
+            out,
+        } => {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads.max(1))
+                .build_global()?;
+            let options = FitOptions {
+                data,
+                lambda: wdl,
+                config: FitConfig {
+                    epochs,
+                    lr,
+                    batch,
+                    seed,
+                    ..FitConfig::default()
+                },
+                out,
+            };
+            if game == "chess" {
+                fit_classical::<sente::chess::Position>(&options)?;
+            } else {
+                fit_classical::<sente::shogi::Position>(&options)?;
+            }
+            Ok(())
         }
     }
 }

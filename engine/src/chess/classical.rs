@@ -1,6 +1,7 @@
 //! The generation-0 classical chess evaluator: material plus piece-square tables, tapered
 //! between middlegame and endgame by the remaining non-pawn material. Every number lives in
-//! `ClassicalParams` so a tuner can fit them.
+//! `ClassicalParams` so a tuner can fit them: the score is linear in the values and tables
+//! (`ClassicalParams::to_vector` / `ClassicalEval::coefficients`), the phase weights stay fixed.
 
 use super::bitboard::pop_lsb;
 use super::position::Position;
@@ -116,6 +117,66 @@ impl ClassicalParams {
         let w = &self.phase_weight;
         2 * (2 * w[1] + 2 * w[2] + 2 * w[3] + w[4])
     }
+
+    /// Length of `to_vector`: the middlegame and endgame values, then the two sets of tables.
+    /// The phase weights are not part of it (the score is not linear in them).
+    pub const VECTOR_LEN: usize = 2 * 6 + 2 * 6 * 64;
+
+    /// Index of `mg_value[kind]` in `to_vector`.
+    pub const fn mg_value_index(kind: usize) -> usize {
+        kind
+    }
+
+    /// Index of `eg_value[kind]` in `to_vector`.
+    pub const fn eg_value_index(kind: usize) -> usize {
+        6 + kind
+    }
+
+    /// Index of `mg_table[kind][sq]` in `to_vector`.
+    pub const fn mg_table_index(kind: usize, sq: usize) -> usize {
+        12 + kind * 64 + sq
+    }
+
+    /// Index of `eg_table[kind][sq]` in `to_vector`.
+    pub const fn eg_table_index(kind: usize, sq: usize) -> usize {
+        12 + 6 * 64 + kind * 64 + sq
+    }
+
+    /// The linear parameters (values and tables) as one vector, laid out as the `*_index`
+    /// functions say.
+    pub fn to_vector(&self) -> Vec<f32> {
+        let mut v = vec![0.0; Self::VECTOR_LEN];
+        for k in 0..6 {
+            v[Self::mg_value_index(k)] = self.mg_value[k] as f32;
+            v[Self::eg_value_index(k)] = self.eg_value[k] as f32;
+            for sq in 0..64 {
+                v[Self::mg_table_index(k, sq)] = self.mg_table[k][sq] as f32;
+                v[Self::eg_table_index(k, sq)] = self.eg_table[k][sq] as f32;
+            }
+        }
+        v
+    }
+
+    /// Parameters from a `to_vector` layout, rounded to integers; the phase weights are the
+    /// defaults. Panics if `v` is not `VECTOR_LEN` long.
+    pub fn from_vector(v: &[f32]) -> Self {
+        assert_eq!(
+            v.len(),
+            Self::VECTOR_LEN,
+            "classical chess parameter vector"
+        );
+        let r = |x: f32| x.round() as i32;
+        let mut p = Self::DEFAULT;
+        for k in 0..6 {
+            p.mg_value[k] = r(v[Self::mg_value_index(k)]);
+            p.eg_value[k] = r(v[Self::eg_value_index(k)]);
+            for sq in 0..64 {
+                p.mg_table[k][sq] = r(v[Self::mg_table_index(k, sq)]);
+                p.eg_table[k][sq] = r(v[Self::eg_table_index(k, sq)]);
+            }
+        }
+        p
+    }
 }
 
 impl Default for ClassicalParams {
@@ -133,6 +194,45 @@ pub struct ClassicalEval {
 impl ClassicalEval {
     pub fn new(params: ClassicalParams) -> Self {
         Self { params }
+    }
+
+    /// The score as a linear function of `to_vector()`: replaces `out` with the sparse
+    /// coefficient of each parameter (sorted by index, no zeros) such that their dot product with
+    /// the vector is the score from White's point of view before `score`'s integer division
+    /// (so within 1 of it, sign aside). Middlegame parameters carry the taper weight
+    /// `phase / full`, endgame ones `(full - phase) / full`.
+    pub fn coefficients(&self, pos: &Position, out: &mut Vec<(u32, f32)>) {
+        let p = &self.params;
+        out.clear();
+        let mut phase = 0;
+        for side in [Side::First, Side::Second] {
+            for kind in PieceKind::ALL {
+                phase += p.phase_weight[kind.index()] * pos.pieces(side, kind).count_ones() as i32;
+            }
+        }
+        let full = p.full_phase().max(1);
+        let mg_weight = phase.min(full) as f32 / full as f32;
+        let eg_weight = 1.0 - mg_weight;
+        for side in [Side::First, Side::Second] {
+            let sign = if side == Side::First { 1.0 } else { -1.0 };
+            let mirror = if side == Side::First { 0 } else { 56 };
+            for kind in PieceKind::ALL {
+                let k = kind.index();
+                let mut b = pos.pieces(side, kind);
+                while b != 0 {
+                    let sq = (pop_lsb(&mut b) ^ mirror) as usize;
+                    for (index, weight) in [
+                        (ClassicalParams::mg_value_index(k), mg_weight),
+                        (ClassicalParams::mg_table_index(k, sq), mg_weight),
+                        (ClassicalParams::eg_value_index(k), eg_weight),
+                        (ClassicalParams::eg_table_index(k, sq), eg_weight),
+                    ] {
+                        out.push((index as u32, sign * weight));
+                    }
+                }
+            }
+        }
+        merge_coefficients(out);
     }
 
     /// Score in centipawns from the side to move's point of view.
@@ -164,6 +264,22 @@ impl ClassicalEval {
     }
 }
 
+/// Sorts sparse coefficients by index, sums duplicates and drops zeros.
+pub(crate) fn merge_coefficients(out: &mut Vec<(u32, f32)>) {
+    out.sort_unstable_by_key(|&(i, _)| i);
+    let mut n = 0;
+    for j in 0..out.len() {
+        if n > 0 && out[n - 1].0 == out[j].0 {
+            out[n - 1].1 += out[j].1;
+        } else {
+            out[n] = out[j];
+            n += 1;
+        }
+    }
+    out.truncate(n);
+    out.retain(|&(_, c)| c.abs() > 1e-6);
+}
+
 impl Evaluator<Position> for ClassicalEval {
     fn reset(&mut self, _root: &Position) {}
 
@@ -193,5 +309,58 @@ mod tests {
         // The mirrored position scores the same for the side to move.
         let m = Position::from_text("3qk3/8/8/8/8/8/8/4K3 b - - 0 1").unwrap();
         assert_eq!(eval.evaluate(&m), eval.evaluate(&w));
+    }
+
+    /// Positions along seeded random playouts from the start position.
+    fn random_positions(games: usize, plies: usize, seed: u64) -> Vec<Position> {
+        use crate::movelist::MoveList;
+        use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut pos = Position::startpos();
+            for _ in 0..plies {
+                let mut moves = <Position as Game>::Moves::default();
+                pos.generate_legal(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
+                pos.make_move(m);
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn coefficients_times_vector_is_the_score() {
+        let mut params = ClassicalParams::DEFAULT;
+        // Uneven numbers so that a wrong index or weight cannot cancel out.
+        params.mg_value[2] += 7;
+        params.eg_table[3][17] -= 11;
+        params.mg_table[5][6] += 5;
+        let eval = ClassicalEval::new(params.clone());
+        let v = params.to_vector();
+        assert_eq!(ClassicalParams::from_vector(&v), params);
+        let mut coefficients = Vec::new();
+        let positions = random_positions(40, 150, 3);
+        assert!(positions.len() > 3000);
+        for pos in &positions {
+            eval.coefficients(pos, &mut coefficients);
+            assert!(coefficients.windows(2).all(|w| w[0].0 < w[1].0));
+            let white: f32 = coefficients.iter().map(|&(i, c)| c * v[i as usize]).sum();
+            let score = eval.score(pos);
+            let expected = if pos.side_to_move() == Side::First {
+                score
+            } else {
+                -score
+            };
+            assert!(
+                (white - expected as f32).abs() <= 1.0 + 1e-3,
+                "{}: linear {white} vs score {expected}",
+                pos.to_text()
+            );
+        }
     }
 }

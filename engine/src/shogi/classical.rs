@@ -1,8 +1,10 @@
 //! The gen-0 classical shogi evaluator: material on the board and in hand plus piece-square
-//! values, all parameters in one table (`ClassicalParams`) a tuner can fit.
+//! values, all parameters in one table (`ClassicalParams`) a tuner can fit: the score is linear
+//! in them (`ClassicalParams::to_vector` / `ClassicalEval::coefficients`).
 
 use super::position::Position;
 use super::types::{PieceKind, HAND_KINDS, KINDS, SQUARES};
+use crate::chess::classical::merge_coefficients;
 use crate::eval::Evaluator;
 use crate::game::Side;
 
@@ -73,6 +75,61 @@ impl ClassicalParams {
         pst: default_pst(),
     };
 
+    /// Length of `to_vector`: board values, hand values, then the piece-square tables.
+    pub const VECTOR_LEN: usize = KINDS + HAND_KINDS + KINDS * SQUARES;
+
+    /// Index of `board[kind]` in `to_vector`.
+    pub const fn board_index(kind: usize) -> usize {
+        kind
+    }
+
+    /// Index of `hand[kind]` in `to_vector`.
+    pub const fn hand_index(kind: usize) -> usize {
+        KINDS + kind
+    }
+
+    /// Index of `pst[kind][sq]` in `to_vector`.
+    pub const fn pst_index(kind: usize, sq: usize) -> usize {
+        KINDS + HAND_KINDS + kind * SQUARES + sq
+    }
+
+    /// All parameters as one vector, laid out as the `*_index` functions say.
+    pub fn to_vector(&self) -> Vec<f32> {
+        let mut v = vec![0.0; Self::VECTOR_LEN];
+        for k in 0..KINDS {
+            v[Self::board_index(k)] = self.board[k] as f32;
+            for sq in 0..SQUARES {
+                v[Self::pst_index(k, sq)] = self.pst[k][sq] as f32;
+            }
+        }
+        for k in 0..HAND_KINDS {
+            v[Self::hand_index(k)] = self.hand[k] as f32;
+        }
+        v
+    }
+
+    /// Parameters from a `to_vector` layout, rounded to integers. Panics if `v` is not
+    /// `VECTOR_LEN` long.
+    pub fn from_vector(v: &[f32]) -> Self {
+        assert_eq!(
+            v.len(),
+            Self::VECTOR_LEN,
+            "classical shogi parameter vector"
+        );
+        let r = |x: f32| x.round() as i32;
+        let mut p = Self::DEFAULT;
+        for k in 0..KINDS {
+            p.board[k] = r(v[Self::board_index(k)]);
+            for sq in 0..SQUARES {
+                p.pst[k][sq] = r(v[Self::pst_index(k, sq)]);
+            }
+        }
+        for k in 0..HAND_KINDS {
+            p.hand[k] = r(v[Self::hand_index(k)]);
+        }
+        p
+    }
+
     /// Black-relative evaluation of a position.
     pub fn evaluate_black(&self, pos: &Position) -> i32 {
         let mut score = 0;
@@ -112,6 +169,32 @@ impl ClassicalEval {
     }
 }
 
+impl ClassicalEval {
+    /// The score as a linear function of `to_vector()`: replaces `out` with the sparse
+    /// coefficient of each parameter (sorted by index, no zeros) such that their dot product with
+    /// the vector is `evaluate_black` (Black's point of view, before the evaluator's clamp).
+    pub fn coefficients(&self, pos: &Position, out: &mut Vec<(u32, f32)>) {
+        out.clear();
+        for sq in pos.occupied() {
+            let pc = pos.piece_on(sq);
+            let kind = pc.kind() as usize;
+            let (sign, table_sq) = match pc.side() {
+                Side::First => (1.0, sq),
+                Side::Second => (-1.0, SQUARES - 1 - sq),
+            };
+            out.push((ClassicalParams::board_index(kind) as u32, sign));
+            out.push((ClassicalParams::pst_index(kind, table_sq) as u32, sign));
+        }
+        for kind in PieceKind::HAND {
+            let k = kind as usize;
+            let count = pos.hand(Side::First).count(kind) as f32
+                - pos.hand(Side::Second).count(kind) as f32;
+            out.push((ClassicalParams::hand_index(k) as u32, count));
+        }
+        merge_coefficients(out);
+    }
+}
+
 impl Evaluator<Position> for ClassicalEval {
     fn reset(&mut self, _root: &Position) {}
 
@@ -148,5 +231,44 @@ mod tests {
             Position::from_text("lnsgkgsnl/1r5b1/pppppppp1/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w P 1")
                 .unwrap();
         assert!(eval.evaluate(&up) < -100);
+    }
+
+    #[test]
+    fn coefficients_times_vector_is_the_score() {
+        use crate::movelist::MoveList;
+        use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+        let mut params = ClassicalParams::DEFAULT;
+        params.hand[3] += 7;
+        params.pst[13][40] -= 11;
+        params.board[9] += 5;
+        let eval = ClassicalEval::new(params.clone());
+        let v = params.to_vector();
+        assert_eq!(ClassicalParams::from_vector(&v), params);
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(4);
+        let mut coefficients = Vec::new();
+        let mut checked = 0;
+        for _ in 0..30 {
+            let mut pos = Position::startpos();
+            for _ in 0..200 {
+                let mut moves = <Position as Game>::Moves::default();
+                pos.generate_legal(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
+                pos.make_move(m);
+                eval.coefficients(&pos, &mut coefficients);
+                assert!(coefficients.windows(2).all(|w| w[0].0 < w[1].0));
+                let black: f32 = coefficients.iter().map(|&(i, c)| c * v[i as usize]).sum();
+                assert_eq!(
+                    black,
+                    params.evaluate_black(&pos) as f32,
+                    "{}",
+                    pos.to_text()
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 3000);
     }
 }
