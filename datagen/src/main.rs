@@ -242,39 +242,31 @@ fn main() -> Result<()> {
                 adjudication: Adjudication::default(),
                 sprt: sprt.as_deref().map(parse_sprt).transpose()?,
             };
+            let limits = MoveLimits {
+                nodes,
+                tc,
+                move_overhead_ms: move_overhead,
+            };
             if game == "chess" {
-                match_for::<sente::chess::Position>(
-                    &a,
-                    &b,
-                    nodes,
-                    tc,
-                    move_overhead,
-                    book,
-                    &openings,
-                    &config,
-                )
+                match_for::<sente::chess::Position>(&a, &b, &limits, book, &openings, &config)
             } else {
-                match_for::<sente::shogi::Position>(
-                    &a,
-                    &b,
-                    nodes,
-                    tc,
-                    move_overhead,
-                    book,
-                    &openings,
-                    &config,
-                )
+                match_for::<sente::shogi::Position>(&a, &b, &limits, book, &openings, &config)
             }
         }
     }
 }
 
-fn match_for<G: DatagenGame>(
-    a: &str,
-    b: &str,
+/// How long a match player thinks: a node limit, or a real clock with a move overhead.
+struct MoveLimits {
     nodes: u64,
     tc: Option<TimeControl>,
     move_overhead_ms: u64,
+}
+
+fn match_for<G: DatagenGame>(
+    a: &str,
+    b: &str,
+    limits: &MoveLimits,
     book: Option<PathBuf>,
     openings: &OpeningSettings,
     config: &MatchConfig,
@@ -282,13 +274,13 @@ fn match_for<G: DatagenGame>(
     let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
     let player = |name: &str| -> Result<_> {
         let eval = G::load_eval(name)?;
-        Ok(match tc {
+        Ok(match limits.tc {
             Some(tc) => {
                 let mut player = PlayerConfig::with_time_control(name, eval, tc);
-                player.options.move_overhead_ms = move_overhead_ms;
+                player.options.move_overhead_ms = limits.move_overhead_ms;
                 player
             }
-            None => PlayerConfig::with_nodes(name, eval, nodes),
+            None => PlayerConfig::with_nodes(name, eval, limits.nodes),
         })
     };
     let first = player(a)?;
