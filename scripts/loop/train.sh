@@ -7,5 +7,5 @@ DATA=("$WORK/data/data.bin")
 for extra in ${EXTRA_DATA:-}; do DATA+=("$extra"); done
 echo "train: $GAME gen $GEN on ${DATA[*]}"
 "$BIN/tuner" train --game "$GAME" --data "${DATA[@]}" --superbatches "$SUPERBATCHES" \
-    --batches "$BATCHES" --batch "$BATCH" --lr "$LR" --wdl "$WDL" --threads "$THREADS" \
+    --batches "$BATCHES" --batch "$BATCH" --lr "$LR" --wdl "$WDL" --val-every "$VAL_EVERY" --threads "$THREADS" \
     --seed "$SEED" --name "$GAME-gen$GEN" --out "$WORK/train" 2>&1 | tee -a "$WORK/train.log"

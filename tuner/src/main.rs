@@ -69,6 +69,10 @@ enum Command {
         /// Name stored in the net file.
         #[arg(long, default_value = "sente-net")]
         name: String,
+        /// Train without the factor features (shared piece-kind rows, folded into the net when
+        /// quantizing).
+        #[arg(long)]
+        no_factors: bool,
     },
     /// Draw the Elo-per-generation plot (`elo.png`, `elo.svg`) of the promoted nets.
     EloPlot {
@@ -196,6 +200,7 @@ fn run() -> Result<()> {
             save_every,
             min_ply,
             name,
+            no_factors,
         } => {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads.max(1))
@@ -222,6 +227,7 @@ fn run() -> Result<()> {
                     ..Filter::default()
                 },
                 name,
+                factors: !no_factors,
             };
             if game == "chess" {
                 train::<sente::chess::Position>(&config, resume.as_deref())?;

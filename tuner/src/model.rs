@@ -3,7 +3,7 @@
 //! forward/backward pass that touches only the rows of active features.
 
 use crate::batch::Batch;
-use sente::nnue::{Activation, Architecture};
+use sente::nnue::{Activation, Architecture, NnueGame};
 
 /// Weight clip for both layers: keeps quantized values inside i16 and `v·w` products of the
 /// SCReLU kernel inside i16 (|w·QB| ≤ 127 with QB = 64).
@@ -20,9 +20,15 @@ pub struct ParamLayout {
 }
 
 impl ParamLayout {
+    /// The layout without factor rows.
     pub fn of(arch: &Architecture) -> Self {
+        Self::with_factors(arch, 0)
+    }
+
+    /// The layout with `factors` training-only factor rows after the real feature rows.
+    pub fn with_factors(arch: &Architecture, factors: usize) -> Self {
         let ft_w = 0;
-        let ft_b = ft_w + arch.feature_rows() * arch.l1;
+        let ft_b = ft_w + (arch.feature_rows() + factors) * arch.l1;
         let out_w = ft_b + arch.l1;
         let out_b = out_w + arch.output_buckets * 2 * arch.l1;
         let total = out_b + arch.output_buckets;
@@ -37,11 +43,18 @@ impl ParamLayout {
 }
 
 /// Float weights of one network, all tensors in one flat vector.
+///
+/// With factors (`NnueGame::factor_of`), the feature-transformer matrix has extra rows after
+/// the real ones: a real feature `f` contributes row `f` plus factor row
+/// `feature_rows + factor_of[f]`, so what features share is learnt from all of their data.
+/// `folded_feature_weights` adds the factor rows into the real ones for the engine's net.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
     pub arch: Architecture,
     pub layout: ParamLayout,
     pub params: Vec<f32>,
+    /// Factor of each real feature row; empty without factors.
+    pub factor_of: Vec<u32>,
 }
 
 /// Per-thread scratch space for forward/backward, allocated once.
@@ -69,14 +82,39 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 impl FloatNet {
-    /// A network initialised from `seed`: small uniform feature weights, zero biases.
+    /// A network without factors initialised from `seed`: small uniform feature weights, zero
+    /// biases.
     pub fn new(arch: Architecture, seed: u64) -> Self {
+        Self::with_factors(arch, Vec::new(), 0, seed)
+    }
+
+    /// The network of game `G`, with the game's factors when `factors` is set.
+    pub fn for_game<G: NnueGame>(factors: bool, seed: u64) -> Self {
+        if !factors {
+            return Self::new(G::ARCH, seed);
+        }
+        let map = (0..G::ARCH.feature_rows() as u32)
+            .map(G::factor_of)
+            .collect();
+        Self::with_factors(G::ARCH, map, G::FACTORS, seed)
+    }
+
+    /// A network with `factors` factor rows (zero at the start), `factor_of` mapping each real
+    /// feature row to its factor.
+    pub fn with_factors(
+        arch: Architecture,
+        factor_of: Vec<u32>,
+        factors: usize,
+        seed: u64,
+    ) -> Self {
+        assert!(factor_of.is_empty() || factor_of.len() == arch.feature_rows());
+        assert!(factor_of.iter().all(|&f| (f as usize) < factors));
         assert_eq!(
             arch.activation,
             Activation::SCReLU,
             "trainer implements SCReLU"
         );
-        let layout = ParamLayout::of(&arch);
+        let layout = ParamLayout::with_factors(&arch, factors);
         let mut params = vec![0.0f32; layout.total];
         let mut state = seed ^ 0x5EED_0F5E_47E0_0001;
         let mut uniform = || {
@@ -89,7 +127,8 @@ impl FloatNet {
             (z >> 40) as f32 / (1u64 << 23) as f32 - 1.0
         };
         let ft_scale = 1.0 / (32.0f32).sqrt();
-        for p in &mut params[layout.ft_w..layout.ft_b] {
+        let real_end = layout.ft_w + arch.feature_rows() * arch.l1;
+        for p in &mut params[layout.ft_w..real_end] {
             *p = uniform() * ft_scale;
         }
         let out_scale = 1.0 / ((2 * arch.l1) as f32).sqrt();
@@ -100,18 +139,51 @@ impl FloatNet {
             arch,
             layout,
             params,
+            factor_of,
+        }
+    }
+
+    /// Calls `visit(row start)` for each weight row a feature list touches: the features' own
+    /// rows and, with factors, their factor rows.
+    #[inline(always)]
+    fn for_each_row(&self, features: &[u32], mut visit: impl FnMut(usize)) {
+        let l1 = self.arch.l1;
+        for &f in features {
+            visit(self.layout.ft_w + f as usize * l1);
+        }
+        if !self.factor_of.is_empty() {
+            let base = self.arch.feature_rows();
+            for &f in features {
+                let factor = base + self.factor_of[f as usize] as usize;
+                visit(self.layout.ft_w + factor * l1);
+            }
         }
     }
 
     fn accumulate(&self, features: &[u32], acc: &mut [f32]) {
         let l1 = self.arch.l1;
         acc.copy_from_slice(&self.params[self.layout.ft_b..self.layout.ft_b + l1]);
-        for &f in features {
-            let row = self.layout.ft_w + f as usize * l1;
+        self.for_each_row(features, |row| {
             for (a, w) in acc.iter_mut().zip(&self.params[row..row + l1]) {
                 *a += w;
             }
+        });
+    }
+
+    /// The real feature rows' weights with their factor rows added: what the engine's net holds.
+    pub fn folded_feature_weights(&self) -> Vec<f32> {
+        let l1 = self.arch.l1;
+        let rows = self.arch.feature_rows();
+        let mut out = self.params[self.layout.ft_w..self.layout.ft_w + rows * l1].to_vec();
+        if !self.factor_of.is_empty() {
+            for (f, row) in out.chunks_exact_mut(l1).enumerate() {
+                let factor = self.layout.ft_w + (rows + self.factor_of[f] as usize) * l1;
+                for (w, add) in row.iter_mut().zip(&self.params[factor..factor + l1]) {
+                    *w += add;
+                }
+            }
         }
+        out
     }
 
     /// Raw network output (before the sigmoid) for one position; `output × eval_scale` is
@@ -200,12 +272,11 @@ impl FloatNet {
                 *g += d;
             }
             let features = if side == 0 { stm } else { nstm };
-            for &f in features {
-                let row = self.layout.ft_w + f as usize * l1;
+            self.for_each_row(features, |row| {
                 for (g, d) in grad[row..row + l1].iter_mut().zip(g_acc) {
                     *g += d;
                 }
-            }
+            });
         }
         loss
     }
@@ -255,9 +326,66 @@ mod tests {
         }
     }
 
+    /// The tiny net with factors: features 0–2 share factor 0, features 3–5 factor 1.
+    fn tiny_factored(seed: u64) -> FloatNet {
+        FloatNet::with_factors(tiny(), vec![0, 0, 0, 1, 1, 1], 2, seed)
+    }
+
     #[test]
     fn gradients_match_finite_differences() {
-        let mut net = FloatNet::new(tiny(), 3);
+        check_gradients(FloatNet::new(tiny(), 3));
+    }
+
+    #[test]
+    fn gradients_match_finite_differences_with_factors() {
+        let mut net = tiny_factored(5);
+        // Factor rows start at zero; give them values so they matter in the check.
+        let factor_rows = net.layout.ft_w + tiny().feature_rows() * tiny().l1;
+        for (i, p) in net.params[factor_rows..net.layout.ft_b]
+            .iter_mut()
+            .enumerate()
+        {
+            *p = 0.05 * (i as f32 - 3.0);
+        }
+        check_gradients(net);
+    }
+
+    #[test]
+    fn folded_weights_evaluate_like_the_factored_net() {
+        let mut factored = tiny_factored(9);
+        let factor_rows = factored.layout.ft_w + tiny().feature_rows() * tiny().l1;
+        for (i, p) in factored.params[factor_rows..factored.layout.ft_b]
+            .iter_mut()
+            .enumerate()
+        {
+            *p = 0.1 - 0.03 * i as f32;
+        }
+        for p in &mut factored.params[factored.layout.ft_b..factored.layout.out_w] {
+            *p = 0.3;
+        }
+        let mut plain = FloatNet::new(tiny(), 0);
+        let folded = factored.folded_feature_weights();
+        let rows = folded.len();
+        plain.params[..rows].copy_from_slice(&folded);
+        let (plain_ft_b, factored_ft_b) = (plain.layout.ft_b, factored.layout.ft_b);
+        plain.params[plain_ft_b..].copy_from_slice(&factored.params[factored_ft_b..]);
+        let mut scratch = Scratch::new(&tiny());
+        for (stm, nstm) in [([0u32, 2, 5], [1u32, 3, 4]), ([1, 4, 5], [0, 2, 3])] {
+            for bucket in 0..2 {
+                let a = factored.forward(&stm, &nstm, bucket, &mut scratch);
+                let b = plain.forward(&stm, &nstm, bucket, &mut scratch);
+                assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+            }
+        }
+        // The factors really change the output (the check above is not vacuous).
+        let mut no_factors = factored.clone();
+        no_factors.params[factor_rows..no_factors.layout.ft_b].fill(0.0);
+        let with = factored.forward(&[0, 2, 5], &[1, 3, 4], 0, &mut scratch);
+        let without = no_factors.forward(&[0, 2, 5], &[1, 3, 4], 0, &mut scratch);
+        assert!((with - without).abs() > 1e-3);
+    }
+
+    fn check_gradients(mut net: FloatNet) {
         // Lift the accumulators into the SCReLU's live range so every parameter matters.
         for p in &mut net.params[net.layout.ft_b..net.layout.out_w] {
             *p = 0.3;

@@ -25,7 +25,8 @@ fn quantize_i16(values: &[f32], scale: f32, limit: i16, clipped: &mut usize) -> 
         .collect()
 }
 
-/// Quantizes `net` into net-file bytes named `name`: feature weights and biases × QA (i16),
+/// Quantizes `net` into net-file bytes named `name`: feature weights (factors folded in) and
+/// biases × QA (i16),
 /// output weights × QB (i16, at most ±127 so the SCReLU kernel's i16 products cannot overflow),
 /// output bias × QA·QB (i32).
 pub fn quantize(net: &FloatNet, name: &str) -> (Vec<u8>, QuantizeReport) {
@@ -34,7 +35,7 @@ pub fn quantize(net: &FloatNet, name: &str) -> (Vec<u8>, QuantizeReport) {
     let p = &net.params;
     let (qa, qb) = (arch.qa as f32, arch.qb as f32);
     let mut clipped = 0;
-    let ft_w = quantize_i16(&p[l.ft_w..l.ft_b], qa, i16::MAX, &mut clipped);
+    let ft_w = quantize_i16(&net.folded_feature_weights(), qa, i16::MAX, &mut clipped);
     let ft_b = quantize_i16(&p[l.ft_b..l.out_w], qa, i16::MAX, &mut clipped);
     let out_limit = (i16::MAX as i32 / arch.qa) as i16;
     let out_w = quantize_i16(&p[l.out_w..l.out_b], qb, out_limit, &mut clipped);

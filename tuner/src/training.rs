@@ -38,15 +38,18 @@ pub struct TrainConfig {
     pub save_every: u32,
     pub filter: Filter,
     pub name: String,
+    /// Train with the game's factor features (`NnueGame::factor_of`).
+    pub factors: bool,
 }
 
 impl TrainConfig {
     /// The settings a resumed run must share with the one that wrote the checkpoint.
     fn fingerprint(&self) -> String {
         format!(
-            "data={:?} val_every={} batches={} batch={} schedule={:?} lambda={} wd={} seed={} filter={:?}",
+            "data={:?} val_every={} factors={} batches={} batch={} schedule={:?} lambda={} wd={} seed={} filter={:?}",
             self.data,
             self.val_every,
+            self.factors,
             self.batches_per_superbatch,
             self.batch_size,
             self.schedule,
@@ -162,7 +165,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
                     config.fingerprint()
                 );
             }
-            let mut net = FloatNet::new(arch, config.seed);
+            let mut net = FloatNet::for_game::<G>(config.factors, config.seed);
             net.params.clone_from(&cp.params);
             let mut opt = AdamW::new(net.layout.total, config.weight_decay);
             opt.m.clone_from(&cp.adam_m);
@@ -176,7 +179,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
             (net, opt, cp)
         }
         None => {
-            let net = FloatNet::new(arch, config.seed);
+            let net = FloatNet::for_game::<G>(config.factors, config.seed);
             let opt = AdamW::new(net.layout.total, config.weight_decay);
             let cp = Checkpoint {
                 magic: Checkpoint::new_magic(),
@@ -289,12 +292,21 @@ pub fn net_from_checkpoint<G: NnueGame>(cp: &Checkpoint) -> Result<FloatNet> {
             G::NAME
         );
     }
-    let mut net = FloatNet::new(G::ARCH, 0);
+    // A checkpoint trained with factors has the factor rows too.
+    let plain = FloatNet::for_game::<G>(false, 0);
+    let factored = FloatNet::for_game::<G>(true, 0);
+    let factored_total = factored.layout.total;
+    let mut net = if cp.params.len() == factored_total {
+        factored
+    } else {
+        plain
+    };
     if cp.params.len() != net.layout.total {
         bail!(
-            "checkpoint has {} weights, the architecture {}",
+            "checkpoint has {} weights, the architecture {} (or {} with factors)",
             cp.params.len(),
-            net.layout.total
+            net.layout.total,
+            factored_total
         );
     }
     net.params.clone_from(&cp.params);

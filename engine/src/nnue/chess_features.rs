@@ -146,6 +146,13 @@ pub struct ChessSnapshot(pub [[u64; 6]; 2]);
 impl NnueGame for Position {
     const ARCH: super::Architecture = CHESS;
     const KING_KEYS: usize = KING_KEYS;
+    /// One factor per (colour, kind): the piece's value on any square, in any bucket.
+    const FACTORS: usize = 12;
+
+    #[inline]
+    fn factor_of(feature: u32) -> u32 {
+        (feature % INPUTS as u32) / 64
+    }
     type Snapshot = ChessSnapshot;
     type Classical = ClassicalEval;
 
@@ -250,6 +257,25 @@ mod tests {
         let keys: std::collections::HashSet<usize> =
             (0..64u8).map(|s| king_key_for(Side::First, s)).collect();
         assert_eq!(keys.len(), KING_KEYS);
+    }
+
+    #[test]
+    fn factors_group_features_by_colour_and_kind() {
+        let sq = |name: &str| crate::chess::types::parse_square(name).unwrap();
+        for key in 0..KING_KEYS {
+            for owner in [Side::First, Side::Second] {
+                for kind in PieceKind::ALL {
+                    let factors: std::collections::HashSet<u32> = (0..64u8)
+                        .map(|s| Position::factor_of(feature(Side::First, key, owner, kind, s)))
+                        .collect();
+                    assert_eq!(factors.len(), 1);
+                    let factor = *factors.iter().next().unwrap();
+                    assert_eq!(factor as usize, owner as usize * 6 + kind as usize);
+                }
+            }
+        }
+        let own_pawn = feature(Side::Second, 0, Side::Second, PieceKind::Pawn, sq("e7"));
+        assert_eq!(Position::factor_of(own_pawn), 0);
     }
 
     #[test]

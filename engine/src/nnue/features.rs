@@ -120,4 +120,13 @@ pub trait NnueGame: Game {
     );
     /// The output bucket (`< ARCH.output_buckets`).
     fn output_bucket(&self) -> usize;
+
+    /// Training-only "factor" features: each real feature also feeds one virtual feature shared
+    /// by many real ones (e.g. a piece kind on any square), so a small data set still learns
+    /// what the real features have in common. The trainer adds a factor's weights to every
+    /// real feature it covers and folds them into those rows when it quantizes; nets and the
+    /// engine never see factors.
+    const FACTORS: usize;
+    /// The factor (`< FACTORS`) that feature row `feature` belongs to.
+    fn factor_of(feature: u32) -> u32;
 }

@@ -136,6 +136,21 @@ pub const fn hand_feature(
     )
 }
 
+/// The training factor of a feature row (see `NnueGame::factor_of`).
+pub fn factor_of(feature: u32) -> u32 {
+    let index = feature as usize % INPUTS;
+    if index < HAND_BASE {
+        return (index / SQUARES) as u32;
+    }
+    let hand = index - HAND_BASE;
+    let (colour, within) = (hand / SHOGI_HAND_FEATURES, hand % SHOGI_HAND_FEATURES);
+    let kind = (0..7)
+        .rev()
+        .find(|&k| HAND_OFFSET[k] <= within)
+        .unwrap_or(0);
+    (2 * SHOGI_BOARD_KINDS + colour * 7 + kind) as u32
+}
+
 /// Writes the active features of `perspective` into `out` and returns their number.
 pub fn active_features(pos: &Position, perspective: Side, out: &mut [u32; MAX_ACTIVE]) -> usize {
     let bucket = king_bucket(pos, perspective);
@@ -218,6 +233,14 @@ pub struct ShogiSnapshot {
 impl NnueGame for Position {
     const ARCH: super::Architecture = SHOGI;
     const KING_KEYS: usize = KING_BUCKETS;
+    /// One factor per (colour, board kind) for board pieces (the piece anywhere), then one per
+    /// (colour, hand kind) for hand counts (a linear value per piece in hand).
+    const FACTORS: usize = 2 * SHOGI_BOARD_KINDS + 2 * 7;
+
+    #[inline]
+    fn factor_of(feature: u32) -> u32 {
+        factor_of(feature)
+    }
     type Snapshot = ShogiSnapshot;
     type Classical = ClassicalEval;
 
@@ -304,6 +327,32 @@ impl NnueGame for Position {
 mod tests {
     use super::*;
     use crate::game::Game;
+
+    #[test]
+    fn factors_group_board_pieces_by_kind_and_hand_counts_by_kind() {
+        use crate::nnue::NnueGame;
+        let factors = <Position as NnueGame>::FACTORS as u32;
+        for bucket in 0..KING_BUCKETS {
+            for owner in [Side::First, Side::Second] {
+                for kind in 0..7usize {
+                    let pk = PieceKind::HAND[kind];
+                    let expected =
+                        (2 * SHOGI_BOARD_KINDS + owner as usize * 7 + pk as usize) as u32;
+                    for k in 1..=SHOGI_HAND_MAX[pk as usize] {
+                        let f = hand_feature(Side::First, bucket, owner, pk, k).unwrap();
+                        assert_eq!(factor_of(f), expected);
+                    }
+                }
+            }
+        }
+        for f in 0..(INPUTS * KING_BUCKETS) as u32 {
+            assert!(factor_of(f) < factors);
+        }
+        let a = board_feature(Side::First, 0, Piece::new(Side::First, PieceKind::Rook), 3);
+        let b = board_feature(Side::First, 0, Piece::new(Side::First, PieceKind::Rook), 70);
+        assert_eq!(factor_of(a), factor_of(b));
+        assert_eq!(factor_of(a), PieceKind::Rook as u32);
+    }
 
     #[test]
     fn hand_features_fill_their_block_exactly() {
