@@ -114,3 +114,33 @@ fn sprt_stops_a_decided_match_early() {
     assert!(llr >= 2.94);
     assert!(report.pentanomial.pairs() < 500, "{report}");
 }
+
+#[test]
+fn a_match_stopped_by_the_sprt_reports_the_verdict_that_stopped_it() {
+    // With several games in flight, pairs finishing after the decision are not counted, so a
+    // match that stopped early never reports "continue".
+    let config = MatchConfig {
+        pairs: 500,
+        concurrency: 4,
+        opening_plies: 1,
+        seed: 12,
+        adjudication: Adjudication::default(),
+        sprt: Some(Sprt {
+            elo0: 0.0,
+            elo1: 20.0,
+            alpha: 0.05,
+            beta: 0.05,
+        }),
+    };
+    let report = run_match(
+        &TicTacToe::startpos(),
+        &player("perfect", 9),
+        &player("shallow", 1),
+        &config,
+        &|_| {},
+    );
+    let (_, llr, verdict) = report.sprt.expect("sprt evaluated");
+    assert!(report.pentanomial.pairs() < 500, "{report}");
+    assert_eq!(verdict, sente::selfplay::SprtVerdict::AcceptH1, "{report}");
+    assert!(llr >= 2.94, "{report}");
+}

@@ -14,9 +14,15 @@ PARENT="$(current_best)"
 cp "$NEW" "$ROOT/nets/$NAME"
 cp "$NEW" "$ROOT/nets/$GAME-default.nnue"
 RESULT="$(grep -E "Elo" "$WORK/match.txt" | head -1 | tr -s ' ' | tr '|' '/')"
-POSITIONS="$(grep -oE "[0-9]+ scored positions" "$WORK/data-stats.txt" | cut -d' ' -f1)"
-GAMES_DONE="$(grep -oE "data: [0-9]+ games" "$WORK/data-stats.txt" | cut -d' ' -f2)"
+# The provenance counts every file the net was trained on (train.sh: data.bin + EXTRA_DATA).
+DATA=("$WORK/data/data.bin")
+for extra in ${EXTRA_DATA:-}; do DATA+=("$extra"); done
+"$BIN/datagen" stats --game "$GAME" "${DATA[@]}" > "$WORK/train-data-stats.txt"
+POSITIONS="$(grep -oE "[0-9]+ scored positions" "$WORK/train-data-stats.txt" | cut -d' ' -f1)"
+GAMES_DONE="$(grep -oE "data: [0-9]+ games" "$WORK/train-data-stats.txt" | cut -d' ' -f2)"
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$GAME" "$NAME" "$PARENT" "$GAMES_DONE" "$POSITIONS" \
     "$NODES" "$SEED" "sb=$SUPERBATCHES x $BATCHES x $BATCH lr=$LR wdl=$WDL" "$RESULT" >> "$ROOT/nets/history.tsv"
 echo "| $GAME | $NAME | $PARENT | $GAMES_DONE games, $POSITIONS positions, $NODES nodes/move, seed $SEED | sb=$SUPERBATCHES×$BATCHES×$BATCH, lr $LR, λ $WDL | $RESULT | $(date -u +%F) |" >> "$ROOT/nets/README.md"
+(cd "$ROOT" && cargo build --release -q -p tuner)
+"$BIN/tuner" elo-plot --history "$ROOT/nets/history.tsv" --out "$ROOT/nets"
 echo "promote: $NAME is now nets/$GAME-default.nnue (rebuild to embed it)"

@@ -188,6 +188,11 @@ where
                         half_points(game_b_first.winner, Side::Second),
                     ];
                     let mut totals = totals.lock().unwrap_or_else(|e| e.into_inner());
+                    // The SPRT stops at its decision: pairs still in flight then are not
+                    // counted, so the report's verdict is the one that stopped the match.
+                    if decided.load(Ordering::Relaxed) {
+                        return;
+                    }
                     let (wdl, penta, forfeits) = &mut *totals;
                     // The first configuration moved first in game one and second in game two.
                     for (game, first_side) in
