@@ -254,16 +254,43 @@ pub fn opening_for<G: Game, E: Evaluator<G>>(
     opening
 }
 
-/// Plays game `index` and turns it into a record.
+/// The searchers one game needs (opening verifier and both players), reused from game to game
+/// so that their tables are allocated once per thread rather than once per game; every game
+/// clears them first, so a game never depends on the one before.
+struct GamePlayers<G: Game, E: Evaluator<G>> {
+    verifier: Searcher<G, E>,
+    first: CountingPlayer<G, E>,
+    second: CountingPlayer<G, E>,
+}
+
+impl<G: Game, E: Evaluator<G>> GamePlayers<G, E> {
+    fn new(config: &GenerateConfig, evaluator: &E) -> Self {
+        let player = |name: &str| CountingPlayer {
+            inner: SearchPlayer::new(PlayerConfig::with_nodes(
+                name,
+                evaluator.clone(),
+                config.nodes,
+            )),
+            nodes: 0,
+            seconds: 0.0,
+        };
+        let mut verifier = Searcher::new(evaluator.clone());
+        verifier.set_hash_mb(4);
+        Self {
+            verifier,
+            first: player("first"),
+            second: player("second"),
+        }
+    }
+}
+
+/// Plays game `index` with `players` and turns it into a record.
 fn play_one<G: DatagenGame, E: Evaluator<G> + Sync>(
     config: &GenerateConfig,
-    evaluator: &E,
+    players: &mut GamePlayers<G, E>,
     book: Option<&Book<G>>,
     index: u64,
 ) -> (GameRecord, u64, f64) {
-    let player = |name: &str| PlayerConfig::with_nodes(name, evaluator.clone(), config.nodes);
-    let mut verifier = Searcher::new(evaluator.clone());
-    verifier.set_hash_mb(4);
     let source = match book {
         Some(book) => OpeningSource::Book(book),
         None => OpeningSource::Start(G::start_for_game(
@@ -271,18 +298,18 @@ fn play_one<G: DatagenGame, E: Evaluator<G> + Sync>(
             game_seed(config.seed ^ 0xDF2C, index),
         )),
     };
-    let opening = opening_for(&source, &config.opening_settings(), index, &mut verifier);
-    let mut first = CountingPlayer {
-        inner: SearchPlayer::new(player("first")),
-        nodes: 0,
-        seconds: 0.0,
-    };
-    let mut second = CountingPlayer {
-        inner: SearchPlayer::new(player("second")),
-        nodes: 0,
-        seconds: 0.0,
-    };
-    let game = play_game(&opening, [&mut first, &mut second], &config.adjudication);
+    let opening = opening_for(
+        &source,
+        &config.opening_settings(),
+        index,
+        &mut players.verifier,
+    );
+    let GamePlayers { first, second, .. } = players;
+    for player in [&mut *first, &mut *second] {
+        player.nodes = 0;
+        player.seconds = 0.0;
+    }
+    let game = play_game(&opening, [&mut *first, &mut *second], &config.adjudication);
     let record = GameRecord {
         start: opening.position.to_text(),
         moves: game.moves.iter().map(|m| m.to_bits()).collect(),
@@ -394,13 +421,23 @@ pub fn generate_with_book<G: DatagenGame, E: Evaluator<G> + Sync>(
     let mut progress = Progress::new(config.games, config.positions, total);
     let started = Instant::now();
     let mut session = GenerateSummary::default();
+    let idle_players: std::sync::Mutex<Vec<GamePlayers<G, E>>> = std::sync::Mutex::new(Vec::new());
     while total.games < target_games && total.positions < target_positions {
         let count = GAMES_PER_CHUNK.min(target_games - total.games);
         let indices: Vec<u64> = (next_game..next_game + count).collect();
         let games: Vec<(GameRecord, u64, f64)> = pool.install(|| {
             indices
                 .par_iter()
-                .map(|&i| play_one::<G, E>(config, evaluator, book, i))
+                .map(|&i| {
+                    let reused = idle_players.lock().unwrap_or_else(|e| e.into_inner()).pop();
+                    let mut players = reused.unwrap_or_else(|| GamePlayers::new(config, evaluator));
+                    let result = play_one::<G, E>(config, &mut players, book, i);
+                    idle_players
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(players);
+                    result
+                })
                 .collect()
         });
         let records: Vec<GameRecord> = games.iter().map(|(r, _, _)| r.clone()).collect();
