@@ -1,8 +1,8 @@
 //! Training throughput (positions/s) of the default chess and shogi architectures on 1 and 2
-//! threads, on synthetic positions with realistic active-feature counts. `cargo bench -p tuner`.
+//! threads, with and without factor features (training's default is with), on synthetic
+//! positions with realistic active-feature counts. `cargo bench -p tuner`.
 
-use sente::nnue::arch::{CHESS, SHOGI};
-use sente::nnue::Architecture;
+use sente::nnue::{Architecture, NnueGame};
 use std::time::Instant;
 use tuner::adamw::AdamW;
 use tuner::batch::Batch;
@@ -32,10 +32,11 @@ fn synthetic(arch: &Architecture, count: usize, active: usize) -> Batch {
     batch
 }
 
-fn measure(name: &str, arch: Architecture, active: usize, threads: usize) {
+fn measure<G: NnueGame>(name: &str, active: usize, threads: usize, factors: bool) {
+    let arch = G::ARCH;
     let batch_size = 16384;
     let batch = synthetic(&arch, batch_size, active);
-    let net = FloatNet::new(arch, 1);
+    let net = FloatNet::for_game::<G>(factors, 1);
     let params = net.layout.total;
     let mut trainer = Trainer::new(net, AdamW::new(params, 0.01), threads);
     trainer.step(&batch, 0.001);
@@ -46,7 +47,8 @@ fn measure(name: &str, arch: Architecture, active: usize, threads: usize) {
     }
     let seconds = start.elapsed().as_secs_f64();
     println!(
-        "{name:<6} {threads} thread(s): {:>9.0} positions/s ({} active features per side, batch {batch_size}, {:.1} ms/step)",
+        "{name:<6} {:<10} {threads} thread(s): {:>9.0} positions/s ({} active features per side, batch {batch_size}, {:.1} ms/step)",
+        if factors { "factors" } else { "no factors" },
         (steps * batch_size) as f64 / seconds,
         active,
         1000.0 * seconds / steps as f64
@@ -54,8 +56,10 @@ fn measure(name: &str, arch: Architecture, active: usize, threads: usize) {
 }
 
 fn main() {
-    for threads in [1, 2] {
-        measure("chess", CHESS, 30, threads);
-        measure("shogi", SHOGI, 50, threads);
+    for factors in [true, false] {
+        for threads in [1, 2] {
+            measure::<sente::chess::Position>("chess", 30, threads, factors);
+            measure::<sente::shogi::Position>("shogi", 50, threads, factors);
+        }
     }
 }
