@@ -5,7 +5,7 @@ use super::attacks::*;
 use super::bitboard::Bitboard;
 use super::moves::Move;
 use super::position::Position;
-use super::types::PieceKind;
+use super::types::{PieceKind, Square};
 use super::ShogiMoves;
 use crate::movelist::MoveList;
 
@@ -29,10 +29,29 @@ impl Position {
             };
             (kind, (self.occupied() ^ from_bit) | to_bit, from_bit)
         };
-        if piece_attacks(us, kind, to, after).has(eksq) {
+        // Sliders first test the empty-board line (a table lookup), which most moves miss.
+        let slides_to = |rays: Bitboard, attacks: fn(Square, Bitboard) -> Bitboard| {
+            rays.has(eksq) && attacks(to, after).has(eksq)
+        };
+        let direct = match kind {
+            PieceKind::Lance => {
+                lance_ray(us, to).has(eksq) && lance_attacks(us, to, after).has(eksq)
+            }
+            PieceKind::Bishop => slides_to(bishop_rays(to), bishop_attacks),
+            PieceKind::Rook => slides_to(rook_rays(to), rook_attacks),
+            PieceKind::Horse => {
+                king_attacks(to).has(eksq) || slides_to(bishop_rays(to), bishop_attacks)
+            }
+            PieceKind::Dragon => {
+                king_attacks(to).has(eksq) || slides_to(rook_rays(to), rook_attacks)
+            }
+            _ => piece_attacks(us, kind, to, after).has(eksq),
+        };
+        if direct {
             return true;
         }
-        if from_bit.is_empty() {
+        // A discovered check needs the vacated square on a line through the king.
+        if from_bit.is_empty() || !(rook_rays(eksq) | bishop_rays(eksq)).has(m.from()) {
             return false;
         }
         // Discovered check: a slider of ours behind the moved piece now sees the king.
