@@ -2,12 +2,11 @@
 //! parameter vector are fitted clearly better than by the defaults, the fit is deterministic,
 //! recentring changes no score, and the written Rust source holds exactly the fitted numbers.
 
-use datagen::generate::{generate, GenerateConfig};
-use datagen::players::load_eval;
+mod support;
+
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sente::chess::{ClassicalParams, Position};
-use sente::selfplay::Adjudication;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tuner::data::{load_games, TargetBlend};
@@ -18,28 +17,11 @@ use tuner::fit_classical::{
 const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-fit-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    support::scratch("fit", name)
 }
 
 fn chess_data(dir: &Path) -> PathBuf {
-    let config = GenerateConfig {
-        game: "chess".into(),
-        games: Some(48),
-        positions: None,
-        nodes: 200,
-        seed: 11,
-        random_plies: 8,
-        verify_nodes: 0,
-        verify_margin: 300,
-        adjudication: Adjudication::default(),
-        evaluator: "classical".into(),
-        dfrc: false,
-    };
-    let eval = load_eval::<Position>("classical").unwrap();
-    generate::<Position, _>(&eval, &config, 2, dir).unwrap();
-    dir.join("data.bin")
+    support::chess_data(dir, 48, 200, 11)
 }
 
 /// The defaults with every piece value moved by up to ±25% and every table entry by up to ±40.

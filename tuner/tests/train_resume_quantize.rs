@@ -1,13 +1,12 @@
 //! End to end on real self-play data: datagen → tuner train → the engine loads the net; a run
 //! killed after a checkpoint and restarted ends with exactly the net of an uninterrupted run.
 
-use datagen::generate::{generate, GenerateConfig};
-use datagen::players::load_eval;
+mod support;
+
 use sente::chess::Position;
 use sente::eval::Evaluator;
 use sente::game::Game;
 use sente::nnue::{GameEval, Network, NnueGame};
-use sente::selfplay::Adjudication;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -15,28 +14,11 @@ use std::time::{Duration, Instant};
 const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-tuner-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    support::scratch("tuner", name)
 }
 
 fn chess_data(dir: &Path) -> PathBuf {
-    let config = GenerateConfig {
-        game: "chess".into(),
-        games: Some(64),
-        positions: None,
-        nodes: 300,
-        seed: 5,
-        random_plies: 8,
-        verify_nodes: 0,
-        verify_margin: 300,
-        adjudication: Adjudication::default(),
-        evaluator: "classical".into(),
-        dfrc: false,
-    };
-    let eval = load_eval::<Position>("classical").unwrap();
-    generate::<Position, _>(&eval, &config, 2, dir).unwrap();
-    dir.join("data.bin")
+    support::chess_data(dir, 64, 300, 5)
 }
 
 fn train_args(data: &Path, out: &Path) -> Vec<String> {
