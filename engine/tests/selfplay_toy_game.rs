@@ -89,19 +89,7 @@ fn perfect_player_never_loses_and_counts_add_up() {
 
 #[test]
 fn sprt_stops_a_decided_match_early() {
-    let config = MatchConfig {
-        pairs: 500,
-        concurrency: 1,
-        opening_plies: 1,
-        seed: 11,
-        adjudication: Adjudication::default(),
-        sprt: Some(Sprt {
-            elo0: 0.0,
-            elo1: 20.0,
-            alpha: 0.05,
-            beta: 0.05,
-        }),
-    };
+    let config = sprt_config(1, 11);
     let report = run_match(
         &TicTacToe::startpos(),
         &player("perfect", 9),
@@ -119,19 +107,7 @@ fn sprt_stops_a_decided_match_early() {
 fn a_match_stopped_by_the_sprt_reports_the_verdict_that_stopped_it() {
     // With several games in flight, pairs finishing after the decision are not counted, so a
     // match that stopped early never reports "continue".
-    let config = MatchConfig {
-        pairs: 500,
-        concurrency: 4,
-        opening_plies: 1,
-        seed: 12,
-        adjudication: Adjudication::default(),
-        sprt: Some(Sprt {
-            elo0: 0.0,
-            elo1: 20.0,
-            alpha: 0.05,
-            beta: 0.05,
-        }),
-    };
+    let config = sprt_config(4, 12);
     let report = run_match(
         &TicTacToe::startpos(),
         &player("perfect", 9),
@@ -143,4 +119,21 @@ fn a_match_stopped_by_the_sprt_reports_the_verdict_that_stopped_it() {
     assert!(report.pentanomial.pairs() < 500, "{report}");
     assert_eq!(verdict, sente::selfplay::SprtVerdict::AcceptH1, "{report}");
     assert!(llr >= 2.94, "{report}");
+}
+
+/// Up to 500 pairs with an SPRT [0, 20] that stops the match once decided.
+fn sprt_config(concurrency: usize, seed: u64) -> MatchConfig {
+    MatchConfig {
+        pairs: 500,
+        concurrency,
+        opening_plies: 1,
+        seed,
+        adjudication: Adjudication::default(),
+        sprt: Some(Sprt {
+            elo0: 0.0,
+            elo1: 20.0,
+            alpha: 0.05,
+            beta: 0.05,
+        }),
+    }
 }
