@@ -44,6 +44,50 @@ def parse_tc(text):
     return float(base), float(inc or 0)
 
 
+MATE_SCORE = 100000
+
+
+class Adjudicator:
+    """cutechess-style adjudication from the scores both engines report (first player's view).
+
+    resign (MOVES, CP): one side has been ahead by at least CP in both engines' last MOVES
+    reports each. draw (MOVENUMBER, MOVES, CP): from MOVENUMBER on, both engines' last MOVES
+    reports each are within CP of zero. A ply without a score breaks both runs.
+    """
+
+    def __init__(self, resign=None, draw=None):
+        self.resign, self.draw = resign, draw
+        self.scores = []  # one per ply, from the first player's (White's / Black's) side, or None
+
+    def record(self, first_player_score):
+        self.scores.append(first_player_score)
+
+    def verdict(self, move_number):
+        """'1-0', '0-1' or '1/2-1/2' with a reason, or None."""
+        if self.resign:
+            moves, cp = self.resign
+            last = self.scores[-2 * moves:]
+            if len(last) == 2 * moves and None not in last:
+                if all(s >= cp for s in last):
+                    return "1-0", "adjudicated win"
+                if all(s <= -cp for s in last):
+                    return "0-1", "adjudicated win"
+        if self.draw:
+            start, moves, cp = self.draw
+            last = self.scores[-2 * moves:]
+            if move_number >= start and len(last) == 2 * moves and None not in last \
+                    and all(abs(s) <= cp for s in last):
+                return "1/2-1/2", "adjudicated draw"
+        return None
+
+
+def parse_ints(text, count, name):
+    parts = text.split(":")
+    if len(parts) != count:
+        raise SystemExit(f"--{name} wants {count} numbers separated by ':'")
+    return tuple(int(x) for x in parts)
+
+
 # ----------------------------------------------------------------------------------- chess
 
 def chess_opening(seed, plies):
@@ -60,7 +104,7 @@ def chess_opening(seed, plies):
             return board.move_stack
 
 
-def open_chess_engine(spec):
+def open_chess_engine(spec, options):
     import chess.engine
     proto, _, cmd = spec.partition(":")
     argv = shlex.split(cmd)
@@ -70,18 +114,20 @@ def open_chess_engine(spec):
         engine = chess.engine.SimpleEngine.popen_xboard(argv, stderr=subprocess.DEVNULL)
     else:
         raise SystemExit(f"engine spec '{spec}': use uci:CMD or xboard:CMD")
+    if options:
+        engine.configure(options)
     return engine
 
 
-def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id):
+def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, options):
     import chess
     import chess.engine
     import chess.pgn
     base, inc = tc
     engines = {True: None, False: None}
     white_spec, black_spec = (a_spec, b_spec) if a_white else (b_spec, a_spec)
-    engines[True] = open_chess_engine(white_spec)
-    engines[False] = open_chess_engine(black_spec)
+    engines[True] = open_chess_engine(white_spec, options[white_spec])
+    engines[False] = open_chess_engine(black_spec, options[black_spec])
     board = chess.Board()
     for m in opening:
         board.push(m)
@@ -94,7 +140,7 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id):
                                        white_inc=inc, black_inc=inc)
             start = time.monotonic()
             try:
-                played = engines[side].play(board, limit)
+                played = engines[side].play(board, limit, info=chess.engine.INFO_SCORE)
             except chess.engine.EngineError as e:
                 result, reason = ("0-1" if side else "1-0"), f"engine error: {e}"
                 break
@@ -107,10 +153,17 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id):
             if played.move is None or played.move not in board.legal_moves:
                 result, reason = ("0-1" if side else "1-0"), f"illegal move {played.move}"
                 break
+            score = played.info.get("score")
+            adjudicator.record(None if score is None else score.white().score(mate_score=MATE_SCORE))
             board.push(played.move)
             if board.ply() > 600:
                 result, reason = "1/2-1/2", "move limit"
                 break
+            if not board.is_game_over(claim_draw=True):
+                verdict = adjudicator.verdict(board.fullmove_number)
+                if verdict:
+                    result, reason = verdict
+                    break
         if result is None:
             outcome = board.outcome(claim_draw=True)
             result, reason = outcome.result(), outcome.termination.name.lower()
@@ -132,7 +185,7 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id):
 # ----------------------------------------------------------------------------------- shogi
 
 class UsiEngine:
-    def __init__(self, spec, swap_clocks=False):
+    def __init__(self, spec, options, swap_clocks=False):
         # Fairy-Stockfish 11.1 reads USI's btime as gote's clock and wtime as sente's: with
         # swap_clocks the two fields are exchanged so it sees its own time.
         self.swap_clocks = swap_clocks
@@ -143,9 +196,12 @@ class UsiEngine:
                                      stderr=subprocess.DEVNULL, text=True, bufsize=1)
         self.send("usi")
         self.wait_for("usiok")
+        for name, value in options.items():
+            self.send(f"setoption name {name} value {value}")
         self.send("isready")
         self.wait_for("readyok")
         self.send("usinewgame")
+        self.last_score = None
 
     def send(self, line):
         self.proc.stdin.write(line + "\n")
@@ -167,7 +223,16 @@ class UsiEngine:
             self.send(f"go btime {btime} wtime {wtime} byoyomi {inc_ms}")
         else:
             self.send(f"go btime {btime} wtime {wtime} binc {inc_ms} winc {inc_ms}")
-        return self.wait_for("bestmove").split()[1]
+        self.last_score = None
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("engine exited")
+            words = line.split()
+            if words and words[0] == "bestmove":
+                return words[1]
+            if words and words[0] == "info" and "score" in words:
+                self.last_score = usi_score(words)
 
     def quit(self):
         try:
@@ -176,6 +241,20 @@ class UsiEngine:
             self.proc.wait(timeout=5)
         except Exception:
             self.proc.kill()
+
+
+def usi_score(words):
+    """The side-to-move score of a USI info line ('score cp X' or 'score mate N'), or None."""
+    i = words.index("score")
+    try:
+        kind, value = words[i + 1], words[i + 2]
+        if kind == "cp":
+            return int(value)
+        if kind == "mate":
+            return -MATE_SCORE if value.startswith("-") else MATE_SCORE
+    except (IndexError, ValueError):
+        pass
+    return None
 
 
 def shogi_opening(seed, plies):
@@ -195,11 +274,13 @@ def shogi_opening(seed, plies):
             return moves
 
 
-def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, byoyomi=False, swap=()):
+def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, adjudicator, options, byoyomi=False,
+                    swap=()):
     import cshogi
     base, inc = tc
     black_spec, white_spec = (a_spec, b_spec) if a_black else (b_spec, a_spec)
-    engines = [UsiEngine(black_spec, black_spec in swap), UsiEngine(white_spec, white_spec in swap)]
+    engines = [UsiEngine(black_spec, options[black_spec], black_spec in swap),
+               UsiEngine(white_spec, options[white_spec], white_spec in swap)]
     board = cshogi.Board()
     moves = list(opening)
     for m in moves:
@@ -256,8 +337,15 @@ def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, byoyomi=False
             if move == 0 or not board.is_legal(move):
                 result, reason = loser, f"illegal move {best}"
                 break
+            score = engines[side].last_score
+            adjudicator.record(None if score is None else (score if side == 0 else -score))
             board.push(move)
             moves.append(best)
+            if not board.is_game_over():
+                verdict = adjudicator.verdict(board.move_number // 2)
+                if verdict:
+                    result, reason = verdict
+                    break
     finally:
         for e in engines:
             e.quit()
@@ -283,7 +371,22 @@ def main():
                         "the wrong way round)")
     p.add_argument("--byoyomi", action="store_true",
                    help="shogi: INC of --tc is a byoyomi period, not an increment")
+    p.add_argument("--resign", metavar="MOVES:CP",
+                   help="adjudicate a win when both engines' last MOVES scores each give the same "
+                        "side at least CP (cutechess -resign twosided); off by default")
+    p.add_argument("--draw", metavar="MOVENUMBER:MOVES:CP",
+                   help="adjudicate a draw from MOVENUMBER on when both engines' last MOVES scores "
+                        "each are within CP of zero (cutechess -draw); off by default")
+    p.add_argument("--option-a", action="append", default=[], metavar="NAME=VALUE",
+                   help="set an engine option of A (repeatable), e.g. EvalFile=classical")
+    p.add_argument("--option-b", action="append", default=[], metavar="NAME=VALUE")
     args = p.parse_args()
+    if args.a == args.b and args.option_a != args.option_b:
+        raise SystemExit("--a and --b are the same command: options cannot tell them apart")
+    options = {args.a: dict(o.split("=", 1) for o in args.option_a),
+               args.b: dict(o.split("=", 1) for o in args.option_b)}
+    resign = parse_ints(args.resign, 2, "resign") if args.resign else None
+    draw = parse_ints(args.draw, 3, "draw") if args.draw else None
     tc = parse_tc(args.tc)
     pairs = (args.games + 1) // 2
     wins = draws = losses = 0
@@ -296,10 +399,12 @@ def main():
         a_first = second == 0
         if args.game == "chess":
             opening = chess_opening(args.seed * 100003 + pair, args.opening_plies)
-            return a_first, play_chess_game(args.a, args.b, a_first, opening, tc, i + 1)
+            return a_first, play_chess_game(args.a, args.b, a_first, opening, tc, i + 1,
+                                            Adjudicator(resign, draw), options)
         opening = shogi_opening(args.seed * 100003 + pair, args.opening_plies)
         swap = tuple(args.a if e == "a" else args.b for e in args.swap_clocks)
-        return a_first, play_shogi_game(args.a, args.b, a_first, opening, tc, i + 1, args.byoyomi, swap)
+        return a_first, play_shogi_game(args.a, args.b, a_first, opening, tc, i + 1,
+                                        Adjudicator(resign, draw), options, args.byoyomi, swap)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
         futures = [pool.submit(play, i) for i in range(2 * pairs)]
@@ -320,7 +425,7 @@ def main():
                 print(f"game {done}/{2 * pairs}: {result} ({reason}); A: +{wins} ={draws} -{losses} "
                       f"Elo {elo:+.1f} ± {err:.1f}", flush=True)
     elo, err = elo_with_error(wins, draws, losses)
-    print(f"\nA = {args.a}\nB = {args.b}\ntc {args.tc}, {wins + draws + losses} games: "
+    print(f"\nA = {args.a} {args.option_a}\nB = {args.b} {args.option_b}\ntc {args.tc}, {wins + draws + losses} games: "
           f"+{wins} ={draws} -{losses}, Elo of A {elo:+.1f} ± {err:.1f} (95%)")
     print("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
     return 0

@@ -336,10 +336,13 @@ fn setoption_forms_and_bad_values() {
             && lines[0].contains("/no such dir/with spaces.nnue"),
         "{lines:?}"
     );
+    engine.send("setoption name EvalFile value classical");
+    let lines = engine.sync();
+    assert_eq!(lines, vec!["info string Using classical chess evaluation"]);
     engine.send("setoption name EvalFile value <empty>");
     let lines = engine.sync();
     assert!(
-        lines.len() == 1 && lines[0].starts_with("info string Using "),
+        lines.len() == 1 && lines[0].starts_with("info string Using NNUE chess net"),
         "{lines:?}"
     );
     engine.send("setoption name MultiPV value 3");
