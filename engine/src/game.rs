@@ -114,6 +114,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// What the last move changed on the board (pieces removed from / placed on squares, hand
     /// counts): what an incremental evaluator needs to update from the parent position.
     type Delta: Copy + Debug + Default + Send + Sync;
+    /// What a position precomputes so that many "does this move check?" questions are cheap
+    /// (check squares per piece kind, discovered-check candidates).
+    type CheckInfo: Copy;
 
     /// Short lowercase name: "chess" or "shogi".
     const NAME: &'static str;
@@ -166,6 +169,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn see_ge(&self, m: Self::Move, threshold: i32) -> bool;
     /// Whether the move gives check (for ordering, extensions and shogi mate detection).
     fn gives_check(&self, m: Self::Move) -> bool;
+    /// The position's check info, for `gives_check_with`.
+    fn check_info(&self) -> Self::CheckInfo;
+    /// `gives_check` answered from `check_info()` (the same answer for every legal move).
+    fn gives_check_with(&self, info: &Self::CheckInfo, m: Self::Move) -> bool {
+        let _ = info;
+        self.gives_check(m)
+    }
 
     /// Index of where the move comes from, `< FROM_SLOTS` (drops get their own slots).
     fn move_from_slot(m: Self::Move) -> usize;

@@ -1,7 +1,7 @@
 //! Randomised properties of the chess rules, from many start positions with a seeded RNG:
 //! incremental hash equals the from-scratch hash, FEN round-trips, `is_legal_move` agrees with
 //! the legal list for arbitrary 16-bit values, both slider back ends agree, every move's text
-//! forms (UCI, CECP, SAN) parse back to it, deltas describe the board change, `gives_check`,
+//! forms (UCI, CECP, SAN) parse back to it, deltas describe the board change, `gives_check` (also from check squares),
 //! `is_quiet` and `generate_noisy` are consistent with the move list.
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -113,6 +113,7 @@ fn check_position(pos: &Position, rng: &mut Xoshiro256PlusPlus) -> Vec<Move> {
     assert_eq!(noisy, expected_noisy, "noisy moves at {fen}");
 
     let before = board_of(pos);
+    let check_info = pos.check_info();
     for &m in &moves {
         assert_eq!(pos.is_quiet(m), !is_capture(pos, m) && !m.is_promotion());
         let uci = pos.format_move(m);
@@ -129,6 +130,11 @@ fn check_position(pos: &Position, rng: &mut Xoshiro256PlusPlus) -> Vec<Move> {
             pos.gives_check(m),
             child.in_check(),
             "gives_check {uci} at {fen}"
+        );
+        assert_eq!(
+            pos.gives_check_with(&check_info, m),
+            child.in_check(),
+            "gives_check_with {uci} at {fen}"
         );
         assert_eq!(san.ends_with('+') || san.ends_with('#'), child.in_check());
         assert!(pos.moved_piece_slot(m) < Position::PIECE_SLOTS);

@@ -149,6 +149,7 @@ fn noisy_moves_checks_slots_and_deltas_are_consistent() {
         pos.generate_noisy(&mut noisy);
         let noisy: HashSet<Move> = noisy.as_slice().iter().copied().collect();
         let us = pos.side_to_move();
+        let check_squares = pos.check_squares();
         for &m in &all {
             let capture = !m.is_drop() && pos.piece_on(m.to()).is_some();
             let kind = if m.is_drop() {
@@ -179,6 +180,12 @@ fn noisy_moves_checks_slots_and_deltas_are_consistent() {
                 pos.gives_check(m),
                 child.in_check(),
                 "{m:?} in {}",
+                pos.to_text()
+            );
+            assert_eq!(
+                pos.gives_check_with(&check_squares, m),
+                child.in_check(),
+                "check squares: {m:?} in {}",
                 pos.to_text()
             );
             // Apply the delta to the parent's board and compare with the child's.

@@ -20,6 +20,7 @@ impl Game for Position {
     type Moves = ArrayMoveList<Move, 256>;
     type ParseError = FenError;
     type Delta = Delta;
+    type CheckInfo = super::CheckSquares;
 
     const NAME: &'static str = "chess";
     const SQUARES: usize = 64;
@@ -120,6 +121,15 @@ impl Game for Position {
 
     fn gives_check(&self, m: Move) -> bool {
         self.move_gives_check(m)
+    }
+
+    fn check_info(&self) -> super::CheckSquares {
+        self.check_squares()
+    }
+
+    #[inline]
+    fn gives_check_with(&self, info: &super::CheckSquares, m: Move) -> bool {
+        Position::gives_check_with(self, info, m)
     }
 
     fn move_from_slot(m: Move) -> usize {

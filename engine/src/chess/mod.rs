@@ -20,6 +20,7 @@ mod see;
 pub mod types;
 mod zobrist;
 
+pub use checks::CheckSquares;
 pub use classical::{ClassicalEval, ClassicalParams};
 pub use delta::{Delta, PieceOnSquare};
 pub use fen::FenError;

@@ -44,6 +44,7 @@ impl Game for Pile {
     type Moves = ArrayMoveList<Take, 3>;
     type ParseError = PileError;
     type Delta = ();
+    type CheckInfo = ();
     const NAME: &'static str = "pile";
     const SQUARES: usize = 1;
     const FROM_SLOTS: usize = 1;
@@ -128,6 +129,7 @@ impl Game for Pile {
     fn gives_check(&self, _: Take) -> bool {
         false
     }
+    fn check_info(&self) {}
     fn move_from_slot(_: Take) -> usize {
         0
     }

@@ -237,6 +237,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let mut quiet_count = 0;
         let mut skip_quiets = false;
         let killers = self.history.killers(ply);
+        // Computed at the first move that needs it (a cutoff by the first move often wins).
+        let mut check_info: Option<G::CheckInfo> = None;
 
         for i in 0..moves.len() {
             let len = moves.len();
@@ -257,7 +259,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 continue;
             }
             let quiet = pos.is_quiet(m);
-            let gives_check = pos.gives_check(m);
+            let gives_check =
+                pos.gives_check_with(check_info.get_or_insert_with(|| pos.check_info()), m);
             // Checks are exempt: a quiet mate must never be pruned with the other quiets.
             if quiet && skip_quiets && !gives_check {
                 continue;

@@ -1,15 +1,73 @@
-//! Check detection for a move before it is played (direct and discovered checks), and the
-//! mate-in-one search built on it.
+//! Check detection for a move before it is played (direct and discovered checks), per move or
+//! from squares computed once per position, and the mate-in-one search built on them.
 
 use super::attacks::*;
 use super::bitboard::Bitboard;
+use super::movegen::dead_squares;
 use super::moves::Move;
 use super::position::Position;
-use super::types::{PieceKind, Square};
+use super::types::{PieceKind, Square, KINDS};
 use super::ShogiMoves;
 use crate::movelist::MoveList;
 
+/// Where each kind of the side to move would give check, and which of its pieces would
+/// uncover a check by moving off their line: computed once, it answers "does this move check?"
+/// for every move of the position with two bit tests.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckSquares {
+    /// Per kind (after promotion): the squares from which that kind attacks the enemy king.
+    squares: [Bitboard; KINDS],
+    /// Our pieces that alone stand between one of our sliders and the enemy king.
+    discoverers: Bitboard,
+    enemy_king: Square,
+}
+
 impl Position {
+    /// The check squares of the side to move. A piece moving away cannot open a line for
+    /// itself (the king would already be in check), so the current occupancy is exact.
+    pub fn check_squares(&self) -> CheckSquares {
+        let us = self.side_to_move_now();
+        let them = us.flip();
+        let eksq = self.king_square(them);
+        let occ = self.occupied();
+        let mut squares = [Bitboard::EMPTY; KINDS];
+        let gold = gold_attacks(them, eksq);
+        for kind in PieceKind::ALL {
+            squares[kind.index()] = match kind {
+                PieceKind::King => Bitboard::EMPTY,
+                PieceKind::Gold
+                | PieceKind::ProPawn
+                | PieceKind::ProLance
+                | PieceKind::ProKnight
+                | PieceKind::ProSilver => gold,
+                _ => piece_attacks(them, kind, eksq, occ),
+            };
+        }
+        CheckSquares {
+            squares,
+            discoverers: self.king_blockers(them) & self.pieces_of(us),
+            enemy_king: eksq,
+        }
+    }
+
+    /// Whether the legal move `m` gives check, from the position's `check_squares()`.
+    #[inline]
+    pub fn gives_check_with(&self, info: &CheckSquares, m: Move) -> bool {
+        let to = m.to();
+        if m.is_drop() {
+            return info.squares[m.drop_kind().index()].has(to);
+        }
+        let from = m.from();
+        let kind = self.piece_on(from).kind();
+        let kind = if m.is_promotion() {
+            kind.promoted()
+        } else {
+            kind
+        };
+        info.squares[kind.index()].has(to)
+            || (info.discoverers.has(from) && !line_through(from, info.enemy_king).has(to))
+    }
+
     /// Whether the legal move `m` gives check.
     pub fn move_gives_check(&self, m: Move) -> bool {
         let us = self.side_to_move_now();
@@ -68,10 +126,44 @@ impl Position {
 
     /// A checking move after which the opponent has no legal move, if there is one.
     pub fn find_mate_in_one(&self) -> Option<Move> {
+        if self.checkers().any() {
+            // Evasions are few and every one must be legal: test them all.
+            let mut moves = ShogiMoves::default();
+            self.generate_into(&mut moves, false);
+            let checks = |m: Move| self.move_gives_check(m);
+            return self.first_mating(moves.as_slice().iter().copied(), checks);
+        }
+        // Checking drops, found directly: a piece dropped on a square that the same kind of
+        // the defender's would attack from the king's square. A pawn-drop mate is illegal
+        // (uchifuzume), so pawns are left out; dead squares keep lances and knights legal.
+        let us = self.side_to_move_now();
+        let info = self.check_squares();
+        let empty = !self.occupied();
+        let hand = *self.hand(us);
+        for kind in PieceKind::HAND {
+            if kind == PieceKind::Pawn || hand.count(kind) == 0 {
+                continue;
+            }
+            let squares = (info.squares[kind.index()] & empty).and_not(dead_squares(us, kind));
+            let drops = squares.into_iter().map(|to| Move::drop(kind, to));
+            if let Some(m) = self.first_mating(drops, |_| true) {
+                return Some(m);
+            }
+        }
         let mut moves = ShogiMoves::default();
-        self.generate_into(&mut moves, false);
-        for &m in moves.as_slice() {
-            if !self.move_gives_check(m) {
+        self.generate_board_moves_into(&mut moves);
+        let checks = |m: Move| self.gives_check_with(&info, m);
+        self.first_mating(moves.as_slice().iter().copied(), checks)
+    }
+
+    /// The first of the legal `moves` that checks and leaves the opponent no legal move.
+    fn first_mating(
+        &self,
+        moves: impl Iterator<Item = Move>,
+        checks: impl Fn(Move) -> bool,
+    ) -> Option<Move> {
+        for m in moves {
+            if !checks(m) {
                 continue;
             }
             let mut child = *self;

@@ -13,6 +13,7 @@ impl Game for Position {
     type Moves = ShogiMoves;
     type ParseError = SfenError;
     type Delta = ShogiDelta;
+    type CheckInfo = super::CheckSquares;
 
     const NAME: &'static str = "shogi";
     const SQUARES: usize = SQUARES;
@@ -98,6 +99,15 @@ impl Game for Position {
 
     fn gives_check(&self, m: Move) -> bool {
         self.move_gives_check(m)
+    }
+
+    fn check_info(&self) -> super::CheckSquares {
+        self.check_squares()
+    }
+
+    #[inline]
+    fn gives_check_with(&self, info: &super::CheckSquares, m: Move) -> bool {
+        Position::gives_check_with(self, info, m)
     }
 
     #[inline]

@@ -29,6 +29,7 @@ mod types;
 mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use check::CheckSquares;
 pub use classical::{ClassicalEval, ClassicalParams};
 pub use delta::{HandChange, PlacedPiece, ShogiDelta};
 pub use hand::Hand;

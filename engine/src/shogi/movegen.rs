@@ -259,14 +259,21 @@ impl Position {
     #[inline(always)]
     pub fn generate_moves<S: MoveSink>(&self, list: &mut S, noisy: bool) {
         if noisy && self.checkers().is_empty() {
-            self.generate_with::<S, true>(list);
+            self.generate_with::<S, true, true>(list);
         } else {
-            self.generate_with::<S, false>(list);
+            self.generate_with::<S, false, true>(list);
         }
     }
 
+    /// Replaces `list` with the legal board moves (no drops), for the mate-in-one search,
+    /// which finds its checking drops directly.
+    pub fn generate_board_moves_into<L: MoveList<Move>>(&self, list: &mut L) {
+        list.clear();
+        self.generate_with::<L, false, false>(list);
+    }
+
     #[inline(always)]
-    fn generate_with<S: MoveSink, const NOISY: bool>(&self, list: &mut S) {
+    fn generate_with<S: MoveSink, const NOISY: bool, const DROPS: bool>(&self, list: &mut S) {
         let us = self.side_to_move_now();
         let them = us.flip();
         let ksq = self.king_square(us);
@@ -388,7 +395,7 @@ impl Position {
             }
         }
 
-        if drop_targets.is_empty() {
+        if !DROPS || drop_targets.is_empty() {
             return;
         }
         self.generate_drops(list, us, drop_targets);

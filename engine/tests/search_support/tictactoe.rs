@@ -85,6 +85,7 @@ impl Game for TicTacToe {
     type Moves = ArrayMoveList<Cell, 9>;
     type ParseError = BadText;
     type Delta = ();
+    type CheckInfo = ();
 
     const NAME: &'static str = "tictactoe";
     const SQUARES: usize = 9;
@@ -198,6 +199,7 @@ impl Game for TicTacToe {
     fn gives_check(&self, _: Cell) -> bool {
         false
     }
+    fn check_info(&self) {}
     fn move_from_slot(_: Cell) -> usize {
         0
     }
