@@ -150,6 +150,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 let reduction = 3 + depth / 3 + ((eval - beta) / 200).min(3);
                 let mut child = pos.clone();
                 child.make_null_move();
+                shared.tt.prefetch(child.hash());
                 self.stack[ply].piece_to = None;
                 self.enter_child(pos, &child);
                 let value = -self.negamax(
@@ -349,6 +350,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
 
             let mut child = pos.clone();
             child.make_move(m);
+            shared.tt.prefetch(child.hash());
             self.stack[ply].piece_to = Some(piece_to);
             self.enter_child(pos, &child);
             if root && main.is_some() && self.id == 0 {

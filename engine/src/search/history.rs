@@ -2,6 +2,7 @@
 //! (side × from-slot × to-square) and continuation history (previous piece/square × piece/square).
 //! Sized from the game's constants once per thread; never allocated during search.
 
+use super::large_pages::LargePageArray;
 use crate::game::{Game, GameMove, Side};
 
 /// Largest magnitude of a history value (the "gravity" update keeps values inside it).
@@ -28,8 +29,8 @@ pub struct HistoryTables<G: Game> {
     piece_to_count: usize,
     /// `[side][from_slot][to]`.
     butterfly: Vec<i16>,
-    /// `[previous piece_to][piece_to]`.
-    continuation: Vec<i16>,
+    /// `[previous piece_to][piece_to]` (10 MB in shogi: huge pages spare its TLB misses).
+    continuation: LargePageArray<i16>,
     /// `[previous piece_to]` → the refutation last seen.
     counter: Vec<G::Move>,
     /// Two killers per ply.
@@ -44,7 +45,7 @@ impl<G: Game> HistoryTables<G> {
             squares,
             piece_to_count,
             butterfly: vec![0; 2 * G::FROM_SLOTS * squares],
-            continuation: vec![0; piece_to_count * piece_to_count],
+            continuation: LargePageArray::new(piece_to_count * piece_to_count),
             counter: vec![G::Move::NONE; piece_to_count],
             killers: vec![[G::Move::NONE; 2]; max_ply + 2],
         }

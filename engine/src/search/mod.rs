@@ -9,6 +9,7 @@
 pub mod alpha_beta;
 pub mod features;
 pub mod history;
+pub mod large_pages;
 pub mod limits;
 pub mod ordering;
 pub mod pv;

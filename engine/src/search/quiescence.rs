@@ -119,6 +119,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
             let mut child = pos.clone();
             child.make_move(m);
+            shared.tt.prefetch(child.hash());
             self.stack[ply].piece_to = Some(self.history.piece_to(pos, m));
             self.enter_child(pos, &child);
             let value = -self.quiescence(&child, shared, main, -beta, -alpha, ply + 1);

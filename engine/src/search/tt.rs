@@ -2,6 +2,7 @@
 //! all search threads. Each entry is two `AtomicU64` words, the key word holding `hash ^ data`, so
 //! a torn write (two threads storing at once) fails verification instead of returning foreign data.
 
+use super::large_pages::LargePageArray;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score says about the true value.
@@ -94,7 +95,7 @@ fn data_age(data: u64) -> u64 {
 
 /// The shared table. All methods take `&self`; threads store and probe concurrently.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: LargePageArray<Bucket>,
     age: AtomicU64,
 }
 
@@ -102,10 +103,8 @@ impl TranspositionTable {
     /// A cleared table of (at most) `mb` megabytes, at least one bucket.
     pub fn new(mb: usize) -> Self {
         let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
-        buckets.resize_with(count, Bucket::default);
         Self {
-            buckets,
+            buckets: LargePageArray::new(count),
             age: AtomicU64::new(0),
         }
     }
@@ -117,7 +116,7 @@ impl TranspositionTable {
 
     /// Empties every entry.
     pub fn clear(&self) {
-        for bucket in &self.buckets {
+        for bucket in self.buckets.iter() {
             for word in &bucket.words {
                 word.store(0, Ordering::Relaxed);
             }
@@ -133,6 +132,23 @@ impl TranspositionTable {
     fn bucket(&self, hash: u64) -> &Bucket {
         let index = ((hash as u128 * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[index]
+    }
+
+    /// Starts loading `hash`'s bucket into the cache. Called as soon as a move is made, so that
+    /// the child's probe a little later finds its bucket there instead of waiting on memory.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket: *const Bucket = self.bucket(hash);
+            // SAFETY: a prefetch is only a cache hint: it reads nothing the program sees and
+            // never faults (the address is a live bucket anyway). Its scalar twin is doing
+            // nothing, which every other target does.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
     }
 
     /// The entry stored for `hash`, if any survives verification.
