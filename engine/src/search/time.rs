@@ -19,6 +19,10 @@ pub struct TimeBudget {
 const SUDDEN_DEATH_HORIZON: u64 = 30;
 /// Largest share of the remaining main time one move may take (per mille).
 const MAX_SHARE_PERMILLE: u64 = 800;
+/// A byoyomi period is lost whole if the move arrives late, so beyond the move overhead a
+/// quarter of it, up to this much, is kept back for the operating system and the GUI (a loaded
+/// machine delayed 3 of 40 moves past a 0.1 s byoyomi with only the 10 ms overhead kept).
+const BYOYOMI_RESERVE_MAX_MS: u64 = 100;
 
 /// Splits the clock into a budget for `side`'s move. `None` means "no time limit" (no clock and
 /// no move time). The move overhead is taken off every bound.
@@ -47,7 +51,8 @@ pub fn allocate_time(
 
     // Byoyomi is spent per move anyway, so the overhead comes off it; otherwise off main time.
     let (main_usable, byoyomi_usable) = if byoyomi > 0 {
-        (main, byoyomi.saturating_sub(move_overhead_ms))
+        let reserve = (byoyomi / 4).min(BYOYOMI_RESERVE_MAX_MS);
+        (main, byoyomi.saturating_sub(move_overhead_ms + reserve))
     } else {
         (main.saturating_sub(move_overhead_ms), 0)
     };
@@ -209,12 +214,14 @@ mod tests {
         assert_eq!(
             b,
             TimeBudget {
-                soft_ms: 4990,
-                hard_ms: 4990
+                soft_ms: 4890,
+                hard_ms: 4890
             }
         );
         let with_main = budget(&clock(60_000, 0, None, 5000));
-        assert!(with_main.hard_ms > 4990 && with_main.hard_ms <= 60_000 * 8 / 10 + 4990);
+        assert!(with_main.hard_ms > 4890 && with_main.hard_ms <= 60_000 * 8 / 10 + 4890);
+        // A short byoyomi keeps a quarter back: 100 ms - 10 ms overhead - 25 ms.
+        assert_eq!(budget(&clock(0, 0, None, 100)).hard_ms, 65);
     }
 
     #[test]
