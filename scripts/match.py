@@ -417,6 +417,10 @@ def main():
                     wins += 1
                 else:
                     losses += 1
+                if result != "1/2-1/2" and reason.split(" ")[0] in ("time", "illegal", "engine"):
+                    # Faults are counted per engine: who lost on time, moved illegally or failed.
+                    a_lost = (result == "1-0") != a_first
+                    reason = f"{reason.split(':')[0]} by {'A' if a_lost else 'B'}"
                 reasons[reason] = reasons.get(reason, 0) + 1
                 if out:
                     out.write(record + "\n\n")
