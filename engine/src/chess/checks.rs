@@ -4,9 +4,8 @@
 //! move or from check squares computed once per position.
 
 use super::attacks::{with_sliders, SliderAttacks};
-use super::bitboard::{
-    bb, between, line, more_than_one, pop_lsb, BISHOP_RAYS, KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_RAYS,
-};
+use super::bitboard::{bb, line, BISHOP_RAYS, KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_RAYS};
+use super::movegen::line_blockers;
 use super::moves::Move;
 use super::position::Position;
 use super::types::*;
@@ -50,20 +49,9 @@ impl Position {
             bishops | rooks,
             0,
         ];
-        let queens = self.pieces(us, PieceKind::Queen);
-        let mut snipers = (ROOK_RAYS[ksq as usize] & (self.pieces(us, PieceKind::Rook) | queens))
-            | (BISHOP_RAYS[ksq as usize] & (self.pieces(us, PieceKind::Bishop) | queens));
-        let mut discoverers = 0;
-        while snipers != 0 {
-            let s = pop_lsb(&mut snipers);
-            let blockers = between(ksq, s) & occ;
-            if blockers != 0 && !more_than_one(blockers) {
-                discoverers |= blockers & self.side_pieces(us);
-            }
-        }
         CheckSquares {
             squares,
-            discoverers,
+            discoverers: line_blockers(self, them, us),
             enemy_king: ksq,
         }
     }

@@ -126,8 +126,15 @@ impl MoveSink for FindSink {
 /// Pieces of the side to move pinned to their own king.
 #[inline(always)]
 pub(crate) fn pinned_pieces<A: SliderAttacks>(pos: &Position, _a: A, side: Side) -> u64 {
-    let ksq = pos.king_square(side);
-    let them = side.flip();
+    line_blockers(pos, side, side)
+}
+
+/// `owner`'s pieces that alone stand between `king_side`'s king and a slider of the other
+/// side: pins when `owner` is `king_side`, discovered-check candidates otherwise.
+#[inline(always)]
+pub(crate) fn line_blockers(pos: &Position, king_side: Side, owner: Side) -> u64 {
+    let ksq = pos.king_square(king_side);
+    let them = king_side.flip();
     let occ = pos.occupied();
     let queens = pos.pieces(them, PieceKind::Queen);
     let mut snipers = (ROOK_RAYS[ksq as usize] & (pos.pieces(them, PieceKind::Rook) | queens))
@@ -137,7 +144,7 @@ pub(crate) fn pinned_pieces<A: SliderAttacks>(pos: &Position, _a: A, side: Side)
         let s = pop_lsb(&mut snipers);
         let blockers = between(ksq, s) & occ;
         if blockers != 0 && !more_than_one(blockers) {
-            pinned |= blockers & pos.side_pieces(side);
+            pinned |= blockers & pos.side_pieces(owner);
         }
     }
     pinned
