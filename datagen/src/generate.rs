@@ -1,7 +1,8 @@
 //! Self-play data generation: games in parallel with rayon, each seeded from (seed, game index)
-//! so the output is bit-identical whatever the thread count; written in chunks of
-//! `GAMES_PER_CHUNK` games in index order; a killed run restarted with the same arguments resumes
-//! after its last complete chunk. Openings are random plies from the start position or from a
+//! so the output is bit-identical whatever the thread count; games go to free threads in index
+//! order and are written in chunks of `GAMES_PER_CHUNK` games in index order as each chunk
+//! completes; a killed run restarted with the same arguments resumes after its last complete
+//! chunk. Openings are random plies from the start position or from a
 //! book position chosen by (seed, game index).
 
 use crate::book::{Book, BookSummary};
@@ -17,9 +18,15 @@ use sente::selfplay::{
     play_game, random_opening, Adjudication, GameEnd, Opening, PlayerConfig, SearchPlayer,
     SelfPlayer,
 };
+use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
 use std::time::Instant;
+
+/// One played game: its record, the nodes its searches took and their time in seconds.
+type PlayedGame = (GameRecord, u64, f64);
 
 /// Games per chunk: fixed, so chunk boundaries (and the file) don't depend on the thread count.
 pub const GAMES_PER_CHUNK: u64 = 32;
@@ -290,7 +297,7 @@ fn play_one<G: DatagenGame, E: Evaluator<G> + Sync>(
     players: &mut GamePlayers<G, E>,
     book: Option<&Book<G>>,
     index: u64,
-) -> (GameRecord, u64, f64) {
+) -> PlayedGame {
     let source = match book {
         Some(book) => OpeningSource::Book(book),
         None => OpeningSource::Start(G::start_for_game(
@@ -421,39 +428,70 @@ pub fn generate_with_book<G: DatagenGame, E: Evaluator<G> + Sync>(
     let mut progress = Progress::new(config.games, config.positions, total);
     let started = Instant::now();
     let mut session = GenerateSummary::default();
-    let idle_players: std::sync::Mutex<Vec<GamePlayers<G, E>>> = std::sync::Mutex::new(Vec::new());
-    while total.games < target_games && total.positions < target_positions {
-        let count = GAMES_PER_CHUNK.min(target_games - total.games);
-        let indices: Vec<u64> = (next_game..next_game + count).collect();
-        let games: Vec<(GameRecord, u64, f64)> = pool.install(|| {
-            indices
-                .par_iter()
-                .map(|&i| {
-                    let reused = idle_players.lock().unwrap_or_else(|e| e.into_inner()).pop();
-                    let mut players = reused.unwrap_or_else(|| GamePlayers::new(config, evaluator));
-                    let result = play_one::<G, E>(config, &mut players, book, i);
-                    idle_players
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(players);
-                    result
-                })
-                .collect()
+    let idle_players: Mutex<Vec<GamePlayers<G, E>>> = Mutex::new(Vec::new());
+    // Games are handed out in index order to whichever thread is free (no barrier at chunk
+    // ends, so a long game never leaves the other threads idle) and written chunk by chunk in
+    // index order as soon as a chunk is complete.
+    let first_game = next_game;
+    let last_game = next_game.saturating_add(target_games.saturating_sub(total.games));
+    let stop = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel::<(u64, PlayedGame)>();
+    std::thread::scope(|scope| -> Result<()> {
+        let (stop, idle_players) = (&stop, &idle_players);
+        scope.spawn(move || {
+            pool.install(|| {
+                (first_game..last_game)
+                    .take_while(|_| !stop.load(Ordering::Relaxed))
+                    .par_bridge()
+                    .for_each_with(sender, |sender, index| {
+                        let reused = idle_players.lock().unwrap_or_else(|e| e.into_inner()).pop();
+                        let mut players =
+                            reused.unwrap_or_else(|| GamePlayers::new(config, evaluator));
+                        let played = play_one::<G, E>(config, &mut players, book, index);
+                        idle_players
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push(players);
+                        // The receiver is gone once the target is reached: the game is dropped.
+                        let _ = sender.send((index, played));
+                    })
+            })
         });
-        let records: Vec<GameRecord> = games.iter().map(|(r, _, _)| r.clone()).collect();
-        let chunk = format::encode_chunk(format::game_id::<G>(), next_game, &records);
-        format::append_chunk(&mut file, &chunk)?;
-        for (record, nodes, seconds) in &games {
-            total.add_game(record);
-            session.add_game(record);
-            session.searched_nodes += nodes;
-            session.search_seconds += seconds;
-        }
-        total.bytes += chunk.len() as u64;
-        session.bytes += chunk.len() as u64;
-        next_game += count;
-        progress.update(&total, &session, started.elapsed().as_secs_f64());
-    }
+        let mut finished: BTreeMap<u64, PlayedGame> = BTreeMap::new();
+        let mut write_chunks = || -> Result<()> {
+            while total.games < target_games && total.positions < target_positions {
+                let count = GAMES_PER_CHUNK.min(target_games - total.games);
+                let chunk_games = next_game..next_game + count;
+                while chunk_games.clone().any(|i| !finished.contains_key(&i)) {
+                    let Ok((index, played)) = receiver.recv() else {
+                        bail!("the game threads stopped before game {next_game} was played");
+                    };
+                    finished.insert(index, played);
+                }
+                let games: Vec<PlayedGame> =
+                    chunk_games.filter_map(|i| finished.remove(&i)).collect();
+                let records: Vec<GameRecord> = games.iter().map(|g| g.0.clone()).collect();
+                let chunk = format::encode_chunk(format::game_id::<G>(), next_game, &records);
+                format::append_chunk(&mut file, &chunk)?;
+                for (record, nodes, seconds) in &games {
+                    total.add_game(record);
+                    session.add_game(record);
+                    session.searched_nodes += nodes;
+                    session.search_seconds += seconds;
+                }
+                total.bytes += chunk.len() as u64;
+                session.bytes += chunk.len() as u64;
+                next_game += count;
+                progress.update(&total, &session, started.elapsed().as_secs_f64());
+            }
+            Ok(())
+        };
+        let written = write_chunks();
+        // Games in flight finish and are dropped; no new game starts.
+        stop.store(true, Ordering::Relaxed);
+        drop(receiver);
+        written
+    })?;
     session.seconds = started.elapsed().as_secs_f64();
     progress.finish(&total, &session);
     total.searched_nodes = session.searched_nodes;

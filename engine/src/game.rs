@@ -139,6 +139,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn hash(&self) -> u64;
     /// Recomputes the hash from scratch (tests compare it with `hash`).
     fn hash_from_scratch(&self) -> u64;
+    /// The hash after the legal move `m`, without playing it, so the search can prefetch the
+    /// child's table entry early. Shogi: always exact. Chess: exact except that castling-right
+    /// and new en-passant changes are left out (the prefetch then misses; nothing else uses it).
+    fn hash_after(&self, m: Self::Move) -> u64;
     fn in_check(&self) -> bool;
     /// Plies played since the position given to `from_text` / `startpos` started the game
     /// (chess: derived from the full-move number; shogi: from the SFEN move number).

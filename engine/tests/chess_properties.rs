@@ -137,6 +137,10 @@ fn check_position(pos: &Position, rng: &mut Xoshiro256PlusPlus) -> Vec<Move> {
             "gives_check_with {uci} at {fen}"
         );
         assert_eq!(san.ends_with('+') || san.ends_with('#'), child.in_check());
+        // The prefetch key leaves out castling-right and new en-passant terms only.
+        if child.castling_rights() == pos.castling_rights() && child.en_passant_square().is_none() {
+            assert_eq!(pos.hash_after(m), child.hash(), "hash_after {uci} at {fen}");
+        }
         assert!(pos.moved_piece_slot(m) < Position::PIECE_SLOTS);
         assert!(Position::move_from_slot(m) < Position::FROM_SLOTS);
 

@@ -1,7 +1,7 @@
 //! Self-play on chess: a short smoke match (games end by the rules or adjudication, counts add
 //! up), and the measurements that justify the search techniques (ignored by default; run with
 //! `cargo test --release -p sente --test selfplay_chess -- --ignored --nocapture`, sized by
-//! SELFPLAY_PAIRS and SELFPLAY_NODES).
+//! SELFPLAY_PAIRS, SELFPLAY_NODES, SELFPLAY_THREADS and SELFPLAY_SEED).
 
 use sente::chess::{ClassicalEval, Position};
 use sente::game::Game;
@@ -44,6 +44,11 @@ fn a_short_match_plays_legal_games_to_a_result() {
 }
 
 fn measure(label: &str, change: impl Fn(&mut SearchFeatures)) {
+    measure_with(label, change, (0.0, 10.0));
+}
+
+/// `measure` with other SPRT bounds (`(-10, 0)`: the default must not be worse).
+fn measure_with(label: &str, change: impl Fn(&mut SearchFeatures), (elo0, elo1): (f64, f64)) {
     let pairs = env_or("SELFPLAY_PAIRS", 100) as usize;
     let nodes = env_or("SELFPLAY_NODES", 3000);
     let full = PlayerConfig::with_nodes("full search", ClassicalEval::default(), nodes);
@@ -54,11 +59,11 @@ fn measure(label: &str, change: impl Fn(&mut SearchFeatures)) {
         pairs,
         concurrency: env_or("SELFPLAY_THREADS", 2) as usize,
         opening_plies: 8,
-        seed: 2024,
+        seed: env_or("SELFPLAY_SEED", 2024),
         adjudication: Adjudication::default(),
         sprt: Some(Sprt {
-            elo0: 0.0,
-            elo1: 10.0,
+            elo0,
+            elo1,
             alpha: 0.05,
             beta: 0.05,
         }),
@@ -105,4 +110,14 @@ fn measure_pruning_family_together() {
         f.late_move_reductions = false;
         f.forward_pruning = false;
     });
+}
+
+#[test]
+#[ignore]
+fn measure_lazy_quiet_scoring() {
+    measure_with(
+        "quiets scored up front",
+        |f| f.lazy_quiet_scoring = false,
+        (-10.0, 0.0),
+    );
 }

@@ -188,6 +188,12 @@ fn noisy_moves_checks_slots_and_deltas_are_consistent() {
                 "check squares: {m:?} in {}",
                 pos.to_text()
             );
+            assert_eq!(
+                pos.hash_after(m),
+                child.hash(),
+                "hash_after {m:?} in {}",
+                pos.to_text()
+            );
             // Apply the delta to the parent's board and compare with the child's.
             let d = child.delta();
             let mut board: Vec<_> = (0..81).map(|sq| pos.piece_on(sq)).collect();

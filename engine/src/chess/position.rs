@@ -194,6 +194,43 @@ impl Position {
         h
     }
 
+    /// The hash after the legal move `m` without its castling-right and new en-passant terms
+    /// (for prefetching; castling itself is hashed as the king and rook moves it makes).
+    #[inline]
+    pub(crate) fn hash_after_move(&self, m: Move) -> u64 {
+        let from = m.from();
+        let to = m.to();
+        let mut h = self.hash ^ ZOBRIST.black_to_move;
+        if self.ep != NO_SQUARE {
+            h ^= ZOBRIST.en_passant[file_of(self.ep) as usize];
+        }
+        let moving = self.board[from as usize & 63];
+        if moving == NO_PIECE {
+            return h;
+        }
+        let key = |piece: Piece, sq: Square| ZOBRIST.pieces[piece as usize % 12][sq as usize & 63];
+        if m.is_castle() {
+            let queen_side = to < from;
+            let rank = back_rank(self.side);
+            let rook = self.board[to as usize & 63];
+            return h
+                ^ key(moving, from)
+                ^ key(moving, make_square(castle_king_file(queen_side), rank))
+                ^ key(rook, to)
+                ^ key(rook, make_square(castle_rook_file(queen_side), rank));
+        }
+        let captured_sq = if m.is_en_passant() { to ^ 8 } else { to };
+        let captured = self.board[captured_sq as usize & 63];
+        if captured != NO_PIECE {
+            h ^= key(captured, captured_sq);
+        }
+        let placed = match m.promoted() {
+            Some(kind) => make_piece(self.side, kind),
+            None => moving,
+        };
+        h ^ key(moving, from) ^ key(placed, to)
+    }
+
     /// Plays a legal move with the given slider back end.
     #[inline(always)]
     pub(crate) fn make_move_with<A: SliderAttacks>(&mut self, a: A, m: Move) {

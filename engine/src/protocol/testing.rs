@@ -88,6 +88,11 @@ impl Game for Pile {
     fn hash_from_scratch(&self) -> u64 {
         self.hash()
     }
+    fn hash_after(&self, m: Take) -> u64 {
+        let mut child = *self;
+        child.make_move(m);
+        child.hash()
+    }
     fn in_check(&self) -> bool {
         false
     }

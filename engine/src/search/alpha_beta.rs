@@ -5,7 +5,7 @@
 
 use super::history::{history_bonus, PieceTo};
 use super::ordering::{
-    is_losing_noisy, pick_best, score_moves, sort_rest, OrderingContext, SELECTION_PICKS,
+    is_losing_noisy, next_best, score_moves, score_pending_quiets, OrderingContext, PickerState,
 };
 use super::report::{ScoreBound, SearchEvent};
 use super::tt::Bound;
@@ -212,21 +212,26 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             return outcome_value(pos.no_moves_outcome(), ply);
         }
         let previous = self.previous_piece_to(ply);
+        let mut context = OrderingContext {
+            tt_move,
+            killers: self.history.killers(ply),
+            counter: self.history.counter(previous[0]),
+            previous,
+        };
+        let mut quiets_pending = false;
         if !root {
-            let context = OrderingContext {
-                tt_move,
-                killers: self.history.killers(ply),
-                counter: self.history.counter(previous[0]),
-                previous,
-            };
             let len = moves.len();
-            score_moves(
+            quiets_pending = score_moves(
                 pos,
                 moves.as_slice(),
                 &mut self.scores[base..base + len],
                 &context,
-                &self.history,
             );
+            if quiets_pending && !features.lazy_quiet_scoring {
+                let scores = &mut self.scores[base..base + len];
+                score_pending_quiets(pos, moves.as_slice(), scores, 0, &context, &self.history);
+                quiets_pending = false;
+            }
         }
 
         let side = pos.side_to_move();
@@ -243,18 +248,16 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
 
         for i in 0..moves.len() {
             let len = moves.len();
-            let (m, order_score) = if i < SELECTION_PICKS {
-                pick_best(moves.as_mut_slice(), &mut self.scores[base..base + len], i)
-            } else {
-                if i == SELECTION_PICKS {
-                    sort_rest(
-                        moves.as_mut_slice(),
-                        &mut self.scores[base..base + len],
-                        i,
-                        &mut self.sort_keys,
-                    );
-                }
-                (moves.as_slice()[i], self.scores[base + i])
+            let (m, order_score) = {
+                let mut picker = PickerState {
+                    moves: moves.as_mut_slice(),
+                    scores: &mut self.scores[base..base + len],
+                    keys: &mut self.sort_keys,
+                    quiets_pending,
+                };
+                let picked = next_best(pos, &mut picker, i, &context, &self.history);
+                quiets_pending = picker.quiets_pending;
+                picked
             };
             if m == excluded {
                 continue;
@@ -294,6 +297,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 }
             }
 
+            // Early, so the child's table entry is on its way while the move is made.
+            shared.tt.prefetch(pos.hash_after(m));
             let mut extension = 0;
             if !root && ply < 2 * self.root_depth as usize {
                 let singular_candidate = features.singular_extensions
@@ -322,19 +327,30 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         return 0;
                     }
                     // The nested search reused this ply's buffers: re-score the moves left.
-                    let context = OrderingContext {
+                    context = OrderingContext {
                         tt_move,
                         killers: self.history.killers(ply),
                         counter: self.history.counter(previous[0]),
                         previous,
                     };
-                    score_moves(
+                    quiets_pending = score_moves(
                         pos,
                         moves.as_slice(),
                         &mut self.scores[base..base + len],
                         &context,
-                        &self.history,
                     );
+                    if quiets_pending && !features.lazy_quiet_scoring {
+                        let scores = &mut self.scores[base..base + len];
+                        score_pending_quiets(
+                            pos,
+                            moves.as_slice(),
+                            scores,
+                            0,
+                            &context,
+                            &self.history,
+                        );
+                        quiets_pending = false;
+                    }
                     if value < singular_beta {
                         extension = 1;
                     } else if !pv_node && singular_beta >= beta {
@@ -350,7 +366,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
 
             let mut child = pos.clone();
             child.make_move(m);
-            shared.tt.prefetch(child.hash());
             self.stack[ply].piece_to = Some(piece_to);
             self.enter_child(pos, &child);
             if root && main.is_some() && self.id == 0 {

@@ -10,6 +10,9 @@ pub struct SearchFeatures {
     pub forward_pruning: bool,
     pub singular_extensions: bool,
     pub aspiration_windows: bool,
+    /// Quiet moves get their history scores only when the move picker reaches them (off: every
+    /// move is scored when the node's moves are generated).
+    pub lazy_quiet_scoring: bool,
 }
 
 impl Default for SearchFeatures {
@@ -20,6 +23,7 @@ impl Default for SearchFeatures {
             forward_pruning: true,
             singular_extensions: true,
             aspiration_windows: true,
+            lazy_quiet_scoring: true,
         }
     }
 }

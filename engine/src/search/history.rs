@@ -25,8 +25,6 @@ fn apply(entry: &mut i16, bonus: i32) {
 pub type PieceTo = usize;
 
 pub struct HistoryTables<G: Game> {
-    squares: usize,
-    piece_to_count: usize,
     /// `[side][from_slot][to]`.
     butterfly: Vec<i16>,
     /// `[previous piece_to][piece_to]` (10 MB in shogi: huge pages spare its TLB misses).
@@ -38,15 +36,15 @@ pub struct HistoryTables<G: Game> {
 }
 
 impl<G: Game> HistoryTables<G> {
+    /// Number of (piece slot, to square) pairs: a constant per game, so indexing multiplies by
+    /// constants.
+    const PIECE_TO_COUNT: usize = G::PIECE_SLOTS * G::SQUARES;
+
     pub fn new(max_ply: usize) -> Self {
-        let squares = G::SQUARES;
-        let piece_to_count = G::PIECE_SLOTS * squares;
         Self {
-            squares,
-            piece_to_count,
-            butterfly: vec![0; 2 * G::FROM_SLOTS * squares],
-            continuation: LargePageArray::new(piece_to_count * piece_to_count),
-            counter: vec![G::Move::NONE; piece_to_count],
+            butterfly: vec![0; 2 * G::FROM_SLOTS * G::SQUARES],
+            continuation: LargePageArray::new(Self::PIECE_TO_COUNT * Self::PIECE_TO_COUNT),
+            counter: vec![G::Move::NONE; Self::PIECE_TO_COUNT],
             killers: vec![[G::Move::NONE; 2]; max_ply + 2],
         }
     }
@@ -64,11 +62,11 @@ impl<G: Game> HistoryTables<G> {
 
     /// The (piece, to) index of `m` played in `pos`.
     pub fn piece_to(&self, pos: &G, m: G::Move) -> PieceTo {
-        pos.moved_piece_slot(m) * self.squares + G::move_to_square(m)
+        pos.moved_piece_slot(m) * G::SQUARES + G::move_to_square(m)
     }
 
     fn butterfly_index(&self, side: Side, m: G::Move) -> usize {
-        (side.index() * G::FROM_SLOTS + G::move_from_slot(m)) * self.squares + G::move_to_square(m)
+        (side.index() * G::FROM_SLOTS + G::move_from_slot(m)) * G::SQUARES + G::move_to_square(m)
     }
 
     pub fn butterfly(&self, side: Side, m: G::Move) -> i32 {
@@ -77,7 +75,7 @@ impl<G: Game> HistoryTables<G> {
 
     pub fn continuation(&self, previous: Option<PieceTo>, current: PieceTo) -> i32 {
         previous.map_or(0, |p| {
-            self.continuation[p * self.piece_to_count + current] as i32
+            self.continuation[p * Self::PIECE_TO_COUNT + current] as i32
         })
     }
 
@@ -106,7 +104,7 @@ impl<G: Game> HistoryTables<G> {
         let index = self.butterfly_index(side, m);
         apply(&mut self.butterfly[index], bonus);
         for p in previous.into_iter().flatten() {
-            let index = p * self.piece_to_count + current;
+            let index = p * Self::PIECE_TO_COUNT + current;
             apply(&mut self.continuation[index], bonus);
         }
     }

@@ -1,6 +1,8 @@
-//! Move ordering: scores each generated move once (TT move, winning captures by MVV, killers,
+//! Move ordering: scores each generated move (TT move, winning captures by MVV, killers,
 //! counter-move, quiets by history, losing captures last) and hands them out best first by
-//! partial selection sort, so a cutoff after a few moves never pays for a full sort.
+//! partial selection sort, so a cutoff after a few moves never pays for a full sort. Quiet moves
+//! get their history scores only when the picker reaches them: a cutoff by the table move, a
+//! capture, a killer or the counter-move never pays for scoring the quiets.
 
 use super::history::{HistoryTables, PieceTo};
 use crate::game::{Game, GameMove};
@@ -15,6 +17,9 @@ const KILLER_0: i32 = 900_000;
 const KILLER_1: i32 = 899_000;
 const COUNTER: i32 = 898_000;
 const BAD_NOISY: i32 = -(1 << 24);
+/// Placeholder of a quiet move not scored yet: below the killers and the counter-move, above
+/// every history score (at most three tables of ±`HISTORY_MAX`) and every losing capture.
+const QUIET_PENDING: i32 = 800_000;
 
 /// Whether an ordering score marks a capture/promotion that loses material by SEE.
 pub fn is_losing_noisy(score: i32) -> bool {
@@ -30,15 +35,16 @@ pub struct OrderingContext<M> {
     pub previous: [Option<PieceTo>; 2],
 }
 
-/// Writes an ordering score for each move into `scores` (same indices).
+/// Writes an ordering score for each move into `scores` (same indices); plain quiet moves get
+/// `QUIET_PENDING`, resolved by `next_best` when nothing better is left. Returns whether any is
+/// pending.
 pub fn score_moves<G: Game>(
     pos: &G,
     moves: &[G::Move],
     scores: &mut [i32],
     context: &OrderingContext<G::Move>,
-    history: &HistoryTables<G>,
-) {
-    let side = pos.side_to_move();
+) -> bool {
+    let mut pending = false;
     for (&m, score) in moves.iter().zip(scores.iter_mut()) {
         *score = if m == context.tt_move {
             TT_MOVE
@@ -56,10 +62,77 @@ pub fn score_moves<G: Game>(
         } else if m == context.counter {
             COUNTER
         } else {
-            let piece_to = history.piece_to(pos, m);
-            history.quiet_score(side, m, piece_to, context.previous)
+            pending = true;
+            QUIET_PENDING
         };
     }
+    pending
+}
+
+/// Replaces the `QUIET_PENDING` scores of `moves[from..]` by the quiets' history scores.
+pub fn score_pending_quiets<G: Game>(
+    pos: &G,
+    moves: &[G::Move],
+    scores: &mut [i32],
+    from: usize,
+    context: &OrderingContext<G::Move>,
+    history: &HistoryTables<G>,
+) {
+    let side = pos.side_to_move();
+    for (&m, score) in moves[from..].iter().zip(scores[from..].iter_mut()) {
+        if *score == QUIET_PENDING {
+            let piece_to = history.piece_to(pos, m);
+            *score = history.quiet_score(side, m, piece_to, context.previous);
+        }
+    }
+}
+
+/// The list and scores of one node and whether quiets still wait for their scores.
+pub struct PickerState<'a, M> {
+    pub moves: &'a mut [M],
+    pub scores: &'a mut [i32],
+    /// Scratch for the sort of the tail, at least as long as `moves`.
+    pub keys: &'a mut [u64],
+    pub quiets_pending: bool,
+}
+
+/// Puts the `i`-th best move at index `i` (the first `SELECTION_PICKS` by selection, the rest by
+/// one sort) and returns it with its score, scoring pending quiets once they are needed. Call with
+/// `i` = 0, 1, 2, ... in order.
+pub fn next_best<G: Game>(
+    pos: &G,
+    state: &mut PickerState<'_, G::Move>,
+    i: usize,
+    context: &OrderingContext<G::Move>,
+    history: &HistoryTables<G>,
+) -> (G::Move, i32) {
+    let PickerState {
+        moves,
+        scores,
+        keys,
+        quiets_pending,
+    } = state;
+    if i < SELECTION_PICKS {
+        let mut best = best_index(scores, i);
+        if *quiets_pending && scores[best] == QUIET_PENDING {
+            score_pending_quiets(pos, moves, scores, i, context, history);
+            *quiets_pending = false;
+            best = best_index(scores, i);
+        }
+        moves.swap(i, best);
+        scores.swap(i, best);
+    } else if i == SELECTION_PICKS {
+        if *quiets_pending {
+            score_pending_quiets(pos, moves, scores, i, context, history);
+            *quiets_pending = false;
+        }
+        sort_rest(moves, scores, i, keys);
+    } else if *quiets_pending {
+        // Re-scored after the list was sorted (singular search): keep the order, fill the scores.
+        score_pending_quiets(pos, moves, scores, i, context, history);
+        *quiets_pending = false;
+    }
+    (moves[i], scores[i])
 }
 
 /// Scores for quiescence: TT move, then captures by gain (MVV), then quiets (evasions) by history.
@@ -82,14 +155,20 @@ pub fn score_noisy_first<G: Game>(
     }
 }
 
-/// Swaps the best-scored move of `moves[from..]` to `from` and returns it.
-pub fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], from: usize) -> (M, i32) {
+/// Index of the first highest score in `scores[from..]`.
+fn best_index(scores: &[i32], from: usize) -> usize {
     let mut best = from;
-    for i in from + 1..moves.len() {
+    for i in from + 1..scores.len() {
         if scores[i] > scores[best] {
             best = i;
         }
     }
+    best
+}
+
+/// Swaps the best-scored move of `moves[from..]` to `from` and returns it.
+pub fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], from: usize) -> (M, i32) {
+    let best = best_index(&scores[..moves.len()], from);
     moves.swap(from, best);
     scores.swap(from, best);
     (moves[from], scores[from])

@@ -117,9 +117,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     continue;
                 }
             }
+            shared.tt.prefetch(pos.hash_after(m));
             let mut child = pos.clone();
             child.make_move(m);
-            shared.tt.prefetch(child.hash());
             self.stack[ply].piece_to = Some(self.history.piece_to(pos, m));
             self.enter_child(pos, &child);
             let value = -self.quiescence(&child, shared, main, -beta, -alpha, ply + 1);

@@ -42,6 +42,11 @@ impl Game for Position {
         self.hash_key()
     }
 
+    #[inline]
+    fn hash_after(&self, m: Move) -> u64 {
+        self.hash_after_move(m)
+    }
+
     fn hash_from_scratch(&self) -> u64 {
         self.compute_hash()
     }

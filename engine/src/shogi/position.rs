@@ -8,7 +8,7 @@ use super::hand::Hand;
 use super::moves::Move;
 use super::rules::ShogiRules;
 use super::types::{Piece, PieceKind, Square, KINDS, SQUARES};
-use super::zobrist::KEYS;
+use super::zobrist::{KEYS, MAX_HAND_COUNT};
 use crate::game::Side;
 
 /// A shogi position. See the module documentation.
@@ -293,6 +293,41 @@ impl Position {
     }
 
     // ----- making moves -----
+
+    /// The hash after the legal move `m`, without playing it (for prefetching).
+    #[inline]
+    pub fn hash_after_move(&self, m: Move) -> u64 {
+        let us = self.side;
+        let to = m.to();
+        let mut h = self.hash ^ KEYS.white_to_move;
+        if m.is_drop() {
+            let kind = m.drop_kind();
+            let old = self.hands[us as usize].0[kind as usize] as usize;
+            if old == 0 {
+                return h;
+            }
+            let hand = &KEYS.hand[us as usize][kind as usize];
+            return h ^ hand[old] ^ hand[old - 1] ^ KEYS.piece[Piece::new(us, kind).slot()][to];
+        }
+        let from = m.from();
+        let pc = self.board[from];
+        if pc.is_none() {
+            return h;
+        }
+        let captured = self.board[to];
+        if captured.is_some() {
+            let kind = captured.kind().unpromoted();
+            let old = self.hands[us as usize].0[kind as usize] as usize;
+            let hand = &KEYS.hand[us as usize][kind as usize];
+            h ^= KEYS.piece[captured.slot()][to] ^ hand[old] ^ hand[(old + 1).min(MAX_HAND_COUNT)];
+        }
+        let placed = if m.is_promotion() {
+            Piece::new(us, pc.kind().promoted())
+        } else {
+            pc
+        };
+        h ^ KEYS.piece[pc.slot()][from] ^ KEYS.piece[placed.slot()][to]
+    }
 
     /// Plays a legal move (copy-make: the caller keeps the parent if it needs it).
     #[inline]

@@ -143,6 +143,11 @@ impl Game for TicTacToe {
     fn hash(&self) -> u64 {
         self.hash_from_scratch()
     }
+    fn hash_after(&self, m: Cell) -> u64 {
+        let mut child = *self;
+        child.make_move(m);
+        child.hash()
+    }
     fn hash_from_scratch(&self) -> u64 {
         let mut h = if self.side == Side::Second { 0x5555 } else { 0 };
         for (i, &c) in self.cells.iter().enumerate() {
