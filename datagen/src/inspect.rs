@@ -1,10 +1,12 @@
-//! `datagen stats` and `datagen verify`: summaries of data files and a full check of every
-//! chunk (checksum) and game (replay through the rules).
+//! `datagen stats`, `datagen verify` and `datagen positions`: summaries of data files, a full
+//! check of every chunk (checksum) and game (replay through the rules), and a sample of the
+//! recorded positions as text.
 
 use crate::format::{self, GameRecord, SCORE_NONE};
 use anyhow::{Context, Result};
 use memmap2::Mmap;
 use sente::game::Game;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// A read-only memory map of a data file.
@@ -131,4 +133,31 @@ pub fn verify_files<G: Game>(files: &[PathBuf]) -> Result<usize> {
         files.len()
     );
     Ok(bad)
+}
+
+/// Prints every `every`-th position at which a recorded move was played (FEN / SFEN), in file
+/// and game order.
+pub fn print_positions<G: Game>(files: &[PathBuf], every: u64) -> Result<()> {
+    let mut seen = 0u64;
+    let mut out = std::io::stdout().lock();
+    let mut write_error = None;
+    for path in files {
+        for_each_game(path, |record| {
+            let replayed = record.replay::<G>(|pos, _, _| {
+                if seen.is_multiple_of(every) && write_error.is_none() {
+                    if let Err(e) = writeln!(out, "{}", pos.to_text()) {
+                        write_error = Some(e);
+                    }
+                }
+                seen += 1;
+            });
+            if let Err(e) = replayed {
+                eprintln!("{}: a game does not replay: {e}", path.display());
+            }
+        })?;
+    }
+    match write_error {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
 }

@@ -6,7 +6,7 @@ use datagen::book::Book;
 use datagen::generate::{
     generate_with_book, opening_for, GenerateConfig, OpeningSettings, OpeningSource,
 };
-use datagen::inspect::{print_stats, verify_files};
+use datagen::inspect::{print_positions, print_stats, verify_files};
 use datagen::players::DatagenGame;
 use sente::search::Searcher;
 use sente::selfplay::{
@@ -74,6 +74,16 @@ enum Command {
     Verify {
         #[arg(long, value_parser = ["chess", "shogi"])]
         game: String,
+        files: Vec<PathBuf>,
+    },
+    /// Print every EVERY-th recorded position (FEN / SFEN, one per line) of data files, e.g. as
+    /// `sente bench GAME --positions FILE` input.
+    Positions {
+        #[arg(long, value_parser = ["chess", "shogi"])]
+        game: String,
+        /// Take one position in this many.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+        every: u64,
         files: Vec<PathBuf>,
     },
     /// Play paired games between two evaluators (node limit or real clock) and report Elo,
@@ -211,6 +221,13 @@ fn main() -> Result<()> {
                 bail!("{bad} bad records or chunks");
             }
             Ok(())
+        }
+        Command::Positions { game, every, files } => {
+            if game == "chess" {
+                print_positions::<sente::chess::Position>(&files, every)
+            } else {
+                print_positions::<sente::shogi::Position>(&files, every)
+            }
         }
         Command::Match {
             game,

@@ -1,6 +1,7 @@
 //! A run is bit-identical whatever the thread count, and a run killed with SIGKILL and restarted
 //! with the same arguments ends with exactly the same file as an uninterrupted one.
 
+use sente::game::Game;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -92,8 +93,44 @@ fn check(game: &str) {
         "{}",
         String::from_utf8_lossy(&verify.stdout)
     );
+    check_positions(game, &data);
     for dir in [one, two, killed] {
         let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// `datagen positions` prints a sample of the recorded positions, each one a position the
+/// engine reads back.
+fn check_positions(game: &str, data: &Path) {
+    let listed = |every: &str| {
+        let out = Command::new(BIN)
+            .args([
+                "positions",
+                "--game",
+                game,
+                "--every",
+                every,
+                data.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let all = listed("1");
+    let sample = listed("10");
+    let all_lines: Vec<&str> = all.lines().collect();
+    let sample_lines: Vec<&str> = sample.lines().collect();
+    assert!(all_lines.len() > 100);
+    assert_eq!(sample_lines.len(), all_lines.len().div_ceil(10));
+    assert_eq!(sample_lines[1], all_lines[10]);
+    for line in sample_lines {
+        let ok = if game == "chess" {
+            sente::chess::Position::from_text(line).is_ok()
+        } else {
+            sente::shogi::Position::from_text(line).is_ok()
+        };
+        assert!(ok, "{line}");
     }
 }
 

@@ -37,6 +37,8 @@ pub enum BenchError {
     Io(#[from] std::io::Error),
     #[error("{0}")]
     Net(String),
+    #[error("bench positions file {path}: {reason}")]
+    PositionsFile { path: String, reason: String },
 }
 
 /// Totals of one bench run.
@@ -177,6 +179,44 @@ pub fn run_bench(
             let evaluator = bench_eval::<crate::shogi::Position>(eval)?;
             writeln!(out, "evaluation: {}", evaluator.describe())?;
             bench_positions::<crate::shogi::Position, _>(positions::SHOGI, evaluator, depth, out)
+        }
+        _ => Err(BenchError::UnknownGame(game.to_string())),
+    }
+}
+
+/// `sente bench GAME --positions FILE`: the positions of FILE instead of the built-in ones, one
+/// per line in the form `parse_bench_position` reads (blank lines and `#` comments skipped).
+pub fn run_bench_file(
+    game: &str,
+    path: &Path,
+    depth: Option<u32>,
+    eval: BenchEval,
+    out: &mut dyn Write,
+) -> Result<BenchSummary, BenchError> {
+    let file_error = |reason: String| BenchError::PositionsFile {
+        path: path.display().to_string(),
+        reason,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| file_error(e.to_string()))?;
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect();
+    if lines.is_empty() {
+        return Err(file_error("no positions".to_string()));
+    }
+    let depth = depth.unwrap_or_else(|| default_bench_depth(game)).max(1);
+    match game {
+        "chess" => {
+            let evaluator = bench_eval::<crate::chess::Position>(eval)?;
+            writeln!(out, "evaluation: {}", evaluator.describe())?;
+            bench_positions::<crate::chess::Position, _>(&lines, evaluator, depth, out)
+        }
+        "shogi" => {
+            let evaluator = bench_eval::<crate::shogi::Position>(eval)?;
+            writeln!(out, "evaluation: {}", evaluator.describe())?;
+            bench_positions::<crate::shogi::Position, _>(&lines, evaluator, depth, out)
         }
         _ => Err(BenchError::UnknownGame(game.to_string())),
     }

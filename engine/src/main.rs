@@ -38,6 +38,10 @@ enum Command {
         /// Evaluate with the classical evaluator.
         #[arg(long)]
         classical: bool,
+        /// Search the positions of FILE (one FEN / SFEN per line, optional `moves ...`; `#`
+        /// comments) instead of the built-in ones; needs GAME.
+        #[arg(long, value_name = "FILE", requires = "game")]
+        positions: Option<std::path::PathBuf>,
     },
     /// The classical and NNUE evaluations of a position (chess FEN or shogi SFEN).
     Eval {
@@ -63,13 +67,14 @@ fn main() -> ExitCode {
             depth,
             net,
             classical,
+            positions,
         }) => {
             let eval = match (&net, classical) {
                 (Some(path), _) => sente::bench::BenchEval::Net(path),
                 (None, true) => sente::bench::BenchEval::Classical,
                 (None, false) => sente::bench::BenchEval::Default,
             };
-            bench(game.as_deref(), depth, eval)
+            bench(game.as_deref(), depth, eval, positions.as_deref())
         }
         Some(Command::Eval { net, position }) => eval(&position.join(" "), net.as_deref()),
     }
@@ -93,14 +98,23 @@ fn eval(position: &str, net: Option<&std::path::Path>) -> ExitCode {
     }
 }
 
-fn bench(game: Option<&str>, depth: Option<u32>, eval: sente::bench::BenchEval) -> ExitCode {
+fn bench(
+    game: Option<&str>,
+    depth: Option<u32>,
+    eval: sente::bench::BenchEval,
+    positions: Option<&std::path::Path>,
+) -> ExitCode {
     let games = match game {
         Some(game) => vec![game],
         None => vec!["chess", "shogi"],
     };
     let mut out = std::io::stdout().lock();
     for game in games {
-        if let Err(error) = sente::bench::run_bench(game, depth, eval, &mut out) {
+        let result = match positions {
+            Some(path) => sente::bench::run_bench_file(game, path, depth, eval, &mut out),
+            None => sente::bench::run_bench(game, depth, eval, &mut out),
+        };
+        if let Err(error) = result {
             eprintln!("sente bench: {error}");
             return ExitCode::from(2);
         }

@@ -1,7 +1,7 @@
 //! `sente bench` over the built-in chess and shogi positions: every position parses, the node
 //! total is the same on every run, and unknown games are refused with a typed error.
 
-use sente::bench::{run_bench, BenchError, BenchEval};
+use sente::bench::{run_bench, run_bench_file, BenchError, BenchEval};
 
 #[test]
 fn chess_bench_is_deterministic() {
@@ -47,4 +47,68 @@ fn a_missing_net_is_a_clear_bench_error() {
     let missing = std::path::Path::new("/nonexistent/net.nnue");
     let err = run_bench("chess", Some(2), BenchEval::Net(missing), &mut Vec::new()).unwrap_err();
     assert!(err.to_string().contains("net.nnue"), "{err}");
+}
+
+fn scratch_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("sente-bench-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_positions_file_replaces_the_built_in_positions() {
+    let file = scratch_file(
+        "chess.txt",
+        "# two positions\nstartpos moves e2e4 e7e5\n\n8/8/8/4k3/8/8/4P3/4K3 w - - 0 1\n",
+    );
+    let mut out = Vec::new();
+    let summary = run_bench_file("chess", &file, Some(4), BenchEval::Classical, &mut out).unwrap();
+    assert_eq!(summary.positions, 2);
+    assert!(summary.nodes > 0);
+    let again = run_bench_file(
+        "chess",
+        &file,
+        Some(4),
+        BenchEval::Classical,
+        &mut Vec::new(),
+    );
+    assert_eq!(
+        again.unwrap().nodes,
+        summary.nodes,
+        "deterministic node count"
+    );
+    let shogi = scratch_file("shogi.txt", "startpos moves 7g7f 3c3d\n");
+    let summary = run_bench_file("shogi", &shogi, Some(3), BenchEval::Classical, &mut out).unwrap();
+    assert_eq!(summary.positions, 1);
+}
+
+#[test]
+fn a_bad_positions_file_is_a_clear_bench_error() {
+    let missing = std::path::Path::new("/nonexistent/positions.txt");
+    let err = run_bench_file(
+        "chess",
+        missing,
+        Some(2),
+        BenchEval::Classical,
+        &mut Vec::new(),
+    );
+    assert!(err.unwrap_err().to_string().contains("positions.txt"));
+    let empty = scratch_file("empty.txt", "# nothing\n\n");
+    let err = run_bench_file(
+        "chess",
+        &empty,
+        Some(2),
+        BenchEval::Classical,
+        &mut Vec::new(),
+    );
+    assert!(err.unwrap_err().to_string().contains("no positions"));
+    let bad = scratch_file("bad.txt", "startpos\nnot a fen\n");
+    let err = run_bench_file(
+        "chess",
+        &bad,
+        Some(2),
+        BenchEval::Classical,
+        &mut Vec::new(),
+    );
+    assert!(matches!(err, Err(BenchError::BadPosition { index: 2, .. })));
 }
