@@ -160,6 +160,14 @@ impl Network {
         self.i16s(self.layout.ft_weights + 2 * row * l1, l1)
     }
 
+    /// All feature-transformer weight rows, row after row (`l1` values each): callers that take
+    /// several rows slice this once instead of validating each row.
+    #[inline]
+    pub fn ft_weights(&self) -> &[i16] {
+        let l1 = self.header.arch.l1;
+        self.i16s(self.layout.ft_weights, self.header.arch.feature_rows() * l1)
+    }
+
     #[inline]
     pub fn ft_bias(&self) -> &[i16] {
         self.i16s(self.layout.ft_bias, self.header.arch.l1)

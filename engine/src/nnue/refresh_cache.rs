@@ -14,7 +14,8 @@ const ROWS_PER_PASS: usize = 8;
 /// Fills `rows` with the weight rows of pass `pass` over `features`; returns how many.
 #[inline]
 fn rows_of_pass<'n>(
-    net: &'n Network,
+    weights: &'n [i16],
+    l1: usize,
     features: &[u32],
     pass: usize,
     rows: &mut [&'n [i16]; ROWS_PER_PASS],
@@ -22,7 +23,8 @@ fn rows_of_pass<'n>(
     let start = (pass * ROWS_PER_PASS).min(features.len());
     let end = (start + ROWS_PER_PASS).min(features.len());
     for (slot, &f) in rows.iter_mut().zip(&features[start..end]) {
-        *slot = net.ft_row(f as usize);
+        let at = f as usize * l1;
+        *slot = &weights[at..at + l1];
     }
     end - start
 }
@@ -39,14 +41,15 @@ pub(crate) fn apply_changes(
 ) {
     let mut add_rows: [&[i16]; ROWS_PER_PASS] = [&[]; ROWS_PER_PASS];
     let mut sub_rows: [&[i16]; ROWS_PER_PASS] = [&[]; ROWS_PER_PASS];
+    let (weights, l1) = (net.ft_weights(), net.arch().l1);
     let passes = added
         .len()
         .div_ceil(ROWS_PER_PASS)
         .max(removed.len().div_ceil(ROWS_PER_PASS))
         .max(1);
     for pass in 0..passes {
-        let n_add = rows_of_pass(net, added, pass, &mut add_rows);
-        let n_sub = rows_of_pass(net, removed, pass, &mut sub_rows);
+        let n_add = rows_of_pass(weights, l1, added, pass, &mut add_rows);
+        let n_sub = rows_of_pass(weights, l1, removed, pass, &mut sub_rows);
         if pass == 0 {
             simd::update(level, dst, src, &add_rows[..n_add], &sub_rows[..n_sub]);
         } else {
