@@ -30,8 +30,8 @@ type PlayedGame = (GameRecord, u64, f64);
 
 /// Games per chunk: fixed, so chunk boundaries (and the file) don't depend on the thread count.
 pub const GAMES_PER_CHUNK: u64 = 32;
-/// Stack for the search threads (the search recurses deeply).
-const THREAD_STACK_BYTES: usize = 64 * 1024 * 1024;
+/// Stack for the game threads, which run the searches themselves (the search recurses deeply).
+const THREAD_STACK_BYTES: usize = sente::search::SEARCH_STACK_BYTES;
 
 /// Everything that determines a run's output (written to `run.txt` and checked on resume).
 #[derive(Clone, Debug, PartialEq)]
@@ -272,17 +272,20 @@ struct GamePlayers<G: Game, E: Evaluator<G>> {
 
 impl<G: Game, E: Evaluator<G>> GamePlayers<G, E> {
     fn new(config: &GenerateConfig, evaluator: &E) -> Self {
+        // Game threads have search-sized stacks: searches run on them, no thread per search.
         let player = |name: &str| CountingPlayer {
             inner: SearchPlayer::new(PlayerConfig::with_nodes(
                 name,
                 evaluator.clone(),
                 config.nodes,
-            )),
+            ))
+            .search_on_caller_thread(),
             nodes: 0,
             seconds: 0.0,
         };
         let mut verifier = Searcher::new(evaluator.clone());
         verifier.set_hash_mb(4);
+        verifier.set_search_on_caller_thread(true);
         Self {
             verifier,
             first: player("first"),

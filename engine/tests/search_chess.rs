@@ -170,6 +170,40 @@ fn one_thread_with_a_node_limit_is_deterministic() {
 }
 
 #[test]
+fn a_search_on_the_callers_thread_matches_one_on_its_own_thread() {
+    let root = pos("r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 9");
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let search = |on_caller_thread: bool| {
+        let mut s = searcher();
+        s.set_search_on_caller_thread(on_caller_thread);
+        let (r, infos) = run(&mut s, &root, &[], &limits, &SearchOptions::default());
+        let lines: Vec<_> = infos
+            .iter()
+            .map(|i| (i.depth, i.score, i.pv.clone()))
+            .collect();
+        (r, lines)
+    };
+    let own_thread = search(false);
+    // The caller's thread must have a search-sized stack.
+    let on_caller = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(sente::search::SEARCH_STACK_BYTES)
+            .spawn_scoped(scope, || search(true))
+            .unwrap()
+            .join()
+            .unwrap()
+    });
+    assert_eq!(on_caller, own_thread);
+    assert!(
+        !on_caller.1.is_empty(),
+        "progress reported from the caller's thread"
+    );
+}
+
+#[test]
 fn multipv_lines_are_legal_distinct_and_ordered() {
     let options = SearchOptions {
         multi_pv: 4,

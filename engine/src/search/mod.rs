@@ -33,8 +33,8 @@ use time::TimeManager;
 use tt::TranspositionTable;
 use worker::{MainThreadContext, SharedSearch, Worker};
 
-/// Stack size of search threads.
-const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+/// Stack size of search threads (and the least a caller needs for `set_search_on_caller_thread`).
+pub const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Infinite and ponder searches answer only when told to (`stop`, or `ponderhit` for ponder).
 fn wait_for_stop_if_required<M>(limits: &Limits<M>, control: &SearchControl) {
@@ -64,6 +64,7 @@ pub struct Searcher<G: Game, E: Evaluator<G>> {
     tt: TranspositionTable,
     workers: Vec<Worker<G, E>>,
     features: SearchFeatures,
+    on_caller_thread: bool,
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
@@ -75,7 +76,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             tt: TranspositionTable::new(16),
             workers: Vec::new(),
             features: SearchFeatures::default(),
+            on_caller_thread: false,
         }
+    }
+
+    /// With one thread, searches on the calling thread instead of a fresh thread per search
+    /// (a thread start and fresh stack pages are a noticeable share of a few-thousand-node
+    /// search in self-play). The calling thread must have at least `SEARCH_STACK_BYTES` of stack.
+    pub fn set_search_on_caller_thread(&mut self, on_caller_thread: bool) {
+        self.on_caller_thread = on_caller_thread;
     }
 
     /// Resizes the transposition table (clears it).
@@ -195,48 +204,52 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         // The main worker runs on its own large-stack thread too, whatever the caller's stack;
         // its events come back over a channel and are reported from the calling thread.
         let (events, received) = std::sync::mpsc::channel();
-        let main_started = std::thread::scope(|scope| {
-            for helper in helpers.iter_mut() {
+        let on_caller_thread = self.on_caller_thread && self.threads == 1;
+        let main_started = !on_caller_thread
+            && std::thread::scope(|scope| {
+                for helper in helpers.iter_mut() {
+                    let shared = &shared;
+                    // A thread the system refuses to start just leaves the search with fewer helpers.
+                    let _ = std::thread::Builder::new()
+                        .name(format!("search-helper-{}", helper.id))
+                        .stack_size(SEARCH_STACK_BYTES)
+                        .spawn_scoped(scope, move || helper.iterate(root, shared, None));
+                }
                 let shared = &shared;
-                // A thread the system refuses to start just leaves the search with fewer helpers.
-                let _ = std::thread::Builder::new()
-                    .name(format!("search-helper-{}", helper.id))
+                let time = &mut time;
+                let main_thread = std::thread::Builder::new()
+                    .name("search-main".to_string())
                     .stack_size(SEARCH_STACK_BYTES)
-                    .spawn_scoped(scope, move || helper.iterate(root, shared, None));
-            }
-            let shared = &shared;
-            let time = &mut time;
-            let main_thread = std::thread::Builder::new()
-                .name("search-main".to_string())
-                .stack_size(SEARCH_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    let mut forward = |event| {
-                        // The receiver lives until this thread ends.
-                        let _ = events.send(event);
-                    };
-                    let mut context = MainThreadContext {
-                        time,
-                        report: &mut forward,
-                        reported_lines,
-                    };
-                    main_worker.iterate(root, shared, Some(&mut context));
-                    wait_for_stop_if_required(limits, control);
+                    .spawn_scoped(scope, move || {
+                        let mut forward = |event| {
+                            // The receiver lives until this thread ends.
+                            let _ = events.send(event);
+                        };
+                        let mut context = MainThreadContext {
+                            time,
+                            report: &mut forward,
+                            reported_lines,
+                        };
+                        main_worker.iterate(root, shared, Some(&mut context));
+                        wait_for_stop_if_required(limits, control);
+                        shared.abort.store(true, Ordering::Relaxed);
+                    });
+                if main_thread.is_err() {
                     shared.abort.store(true, Ordering::Relaxed);
-                });
-            if main_thread.is_err() {
-                shared.abort.store(true, Ordering::Relaxed);
-                return false;
-            }
-            for event in received {
-                report(event);
-            }
-            true
-        });
+                    return false;
+                }
+                for event in received {
+                    report(event);
+                }
+                true
+            });
         if !main_started {
-            // No thread could be started: search on the caller's thread, alone.
+            // Asked for, or no thread could be started: search on the caller's thread, alone.
             let main_worker = &mut self.workers[0];
-            main_worker.prepare(root, history, &limits.search_moves);
-            shared.abort.store(false, Ordering::Relaxed);
+            if !on_caller_thread {
+                main_worker.prepare(root, history, &limits.search_moves);
+                shared.abort.store(false, Ordering::Relaxed);
+            }
             let mut context = MainThreadContext {
                 time: &mut time,
                 report,

@@ -87,6 +87,13 @@ impl<G: Game, E: Evaluator<G>> SearchPlayer<G, E> {
         searcher.set_features(config.features);
         Self { config, searcher }
     }
+
+    /// Searches on the thread that calls `choose` (see `Searcher::set_search_on_caller_thread`:
+    /// that thread needs a `SEARCH_STACK_BYTES` stack).
+    pub fn search_on_caller_thread(mut self) -> Self {
+        self.searcher.set_search_on_caller_thread(true);
+        self
+    }
 }
 
 impl<G: Game, E: Evaluator<G>> SelfPlayer<G> for SearchPlayer<G, E> {
