@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Stack size of game threads (the search recurses).
-const GAME_THREAD_STACK_BYTES: usize = 64 * 1024 * 1024;
+const GAME_THREAD_STACK_BYTES: usize = crate::search::SEARCH_STACK_BYTES;
 
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
@@ -171,8 +171,9 @@ where
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let worker = || {
-                let mut a = SearchPlayer::<G, EA>::new(first.clone());
-                let mut b = SearchPlayer::<G, EB>::new(second.clone());
+                // Game threads have search-sized stacks: the players search on them.
+                let mut a = SearchPlayer::<G, EA>::new(first.clone()).search_on_caller_thread();
+                let mut b = SearchPlayer::<G, EB>::new(second.clone()).search_on_caller_thread();
                 loop {
                     let pair = next_pair.fetch_add(1, Ordering::Relaxed);
                     if pair >= config.pairs || decided.load(Ordering::Relaxed) {
