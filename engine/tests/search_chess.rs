@@ -39,6 +39,23 @@ fn run(
     (result, infos)
 }
 
+/// The (depth, score, PV) of every line a search reports.
+type Lines = Vec<(u32, Score, Vec<ChessMove>)>;
+
+/// Searches `root` (no game history) and returns the result with its reported lines.
+fn search_lines(
+    s: &mut Searcher<Position, ClassicalEval>,
+    root: &Position,
+    limits: &Limits<ChessMove>,
+) -> (SearchResult<ChessMove>, Lines) {
+    let (r, infos) = run(s, root, &[], limits, &SearchOptions::default());
+    let lines = infos
+        .iter()
+        .map(|i| (i.depth, i.score, i.pv.clone()))
+        .collect();
+    (r, lines)
+}
+
 fn depth(d: u32) -> Limits<ChessMove> {
     Limits {
         depth: Some(d),
@@ -155,15 +172,7 @@ fn one_thread_with_a_node_limit_is_deterministic() {
         nodes: Some(30_000),
         ..Limits::default()
     };
-    let once = || {
-        let mut s = searcher();
-        let (r, infos) = run(&mut s, &root, &[], &limits, &SearchOptions::default());
-        let lines: Vec<_> = infos
-            .iter()
-            .map(|i| (i.depth, i.score, i.pv.clone()))
-            .collect();
-        (r, lines)
-    };
+    let once = || search_lines(&mut searcher(), &root, &limits);
     let a = once();
     assert_eq!(a, once());
     assert!(a.0.nodes >= 30_000 && a.0.nodes < 31_000, "{}", a.0.nodes);
@@ -179,12 +188,7 @@ fn a_search_on_the_callers_thread_matches_one_on_its_own_thread() {
     let search = |on_caller_thread: bool| {
         let mut s = searcher();
         s.set_search_on_caller_thread(on_caller_thread);
-        let (r, infos) = run(&mut s, &root, &[], &limits, &SearchOptions::default());
-        let lines: Vec<_> = infos
-            .iter()
-            .map(|i| (i.depth, i.score, i.pv.clone()))
-            .collect();
-        (r, lines)
+        search_lines(&mut s, &root, &limits)
     };
     let own_thread = search(false);
     // The caller's thread must have a search-sized stack.

@@ -4,9 +4,7 @@
 //! late-move reductions driven by history. Game rules are asked at every node.
 
 use super::history::{history_bonus, PieceTo};
-use super::ordering::{
-    is_losing_noisy, next_best, score_moves, score_pending_quiets, OrderingContext, PickerState,
-};
+use super::ordering::{is_losing_noisy, next_best, score_moves, OrderingContext, PickerState};
 use super::report::{ScoreBound, SearchEvent};
 use super::tt::Bound;
 use super::value::{
@@ -226,12 +224,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 moves.as_slice(),
                 &mut self.scores[base..base + len],
                 &context,
+                &self.history,
+                features.lazy_quiet_scoring,
             );
-            if quiets_pending && !features.lazy_quiet_scoring {
-                let scores = &mut self.scores[base..base + len];
-                score_pending_quiets(pos, moves.as_slice(), scores, 0, &context, &self.history);
-                quiets_pending = false;
-            }
         }
 
         let side = pos.side_to_move();
@@ -338,19 +333,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         moves.as_slice(),
                         &mut self.scores[base..base + len],
                         &context,
+                        &self.history,
+                        features.lazy_quiet_scoring,
                     );
-                    if quiets_pending && !features.lazy_quiet_scoring {
-                        let scores = &mut self.scores[base..base + len];
-                        score_pending_quiets(
-                            pos,
-                            moves.as_slice(),
-                            scores,
-                            0,
-                            &context,
-                            &self.history,
-                        );
-                        quiets_pending = false;
-                    }
                     if value < singular_beta {
                         extension = 1;
                     } else if !pv_node && singular_beta >= beta {

@@ -35,10 +35,27 @@ pub struct OrderingContext<M> {
     pub previous: [Option<PieceTo>; 2],
 }
 
-/// Writes an ordering score for each move into `scores` (same indices); plain quiet moves get
-/// `QUIET_PENDING`, resolved by `next_best` when nothing better is left. Returns whether any is
-/// pending.
+/// Writes an ordering score for each move into `scores` (same indices). With `lazy_quiets`, plain
+/// quiet moves get `QUIET_PENDING`, resolved by `next_best` when nothing better is left; without,
+/// they are scored now. Returns whether any quiet is pending.
 pub fn score_moves<G: Game>(
+    pos: &G,
+    moves: &[G::Move],
+    scores: &mut [i32],
+    context: &OrderingContext<G::Move>,
+    history: &HistoryTables<G>,
+    lazy_quiets: bool,
+) -> bool {
+    let pending = mark_moves(pos, moves, scores, context);
+    if pending && !lazy_quiets {
+        score_pending_quiets(pos, moves, scores, 0, context, history);
+        return false;
+    }
+    pending
+}
+
+/// Scores every move but the plain quiets, which get `QUIET_PENDING`; returns whether any did.
+fn mark_moves<G: Game>(
     pos: &G,
     moves: &[G::Move],
     scores: &mut [i32],
@@ -70,7 +87,7 @@ pub fn score_moves<G: Game>(
 }
 
 /// Replaces the `QUIET_PENDING` scores of `moves[from..]` by the quiets' history scores.
-pub fn score_pending_quiets<G: Game>(
+fn score_pending_quiets<G: Game>(
     pos: &G,
     moves: &[G::Move],
     scores: &mut [i32],
