@@ -207,6 +207,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     }
     /// A mating move if one is found cheaply (shogi's mate-in-1 check); `None` is always safe.
     fn mate_in_one(&self) -> Option<Self::Move> {
+        self.mate_in_one_with(&mut None)
+    }
+    /// `mate_in_one`, sharing the position's check info with the caller: it is computed into
+    /// `check_info` if the search needs it and it is not there yet.
+    fn mate_in_one_with(&self, _check_info: &mut Option<Self::CheckInfo>) -> Option<Self::Move> {
         None
     }
 

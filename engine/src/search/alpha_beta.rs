@@ -84,8 +84,11 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
         }
 
+        // The position's check info, computed by the first user (the mate probe, or the move
+        // loop: a cutoff before it often makes it unnecessary).
+        let mut check_info: Option<G::CheckInfo> = None;
         if !root && !excluded.is_some() {
-            if let Some(m) = pos.mate_in_one() {
+            if let Some(m) = pos.mate_in_one_with(&mut check_info) {
                 if pos.is_legal_move(m) {
                     self.pv[ply * MAX_PLY] = m;
                     self.pv_len[ply] = 1;
@@ -238,8 +241,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let mut quiet_count = 0;
         let mut skip_quiets = false;
         let killers = self.history.killers(ply);
-        // Computed at the first move that needs it (a cutoff by the first move often wins).
-        let mut check_info: Option<G::CheckInfo> = None;
 
         for i in 0..moves.len() {
             let len = moves.len();

@@ -3,7 +3,7 @@
 
 use super::attacks::*;
 use super::bitboard::Bitboard;
-use super::movegen::dead_squares;
+use super::movegen::{dead_squares, zone};
 use super::moves::Move;
 use super::position::Position;
 use super::types::{PieceKind, Square, KINDS};
@@ -30,19 +30,21 @@ impl Position {
         let them = us.flip();
         let eksq = self.king_square(them);
         let occ = self.occupied();
-        let mut squares = [Bitboard::EMPTY; KINDS];
+        // Each attack set once; promoted kinds share them (horse and dragon add king steps).
         let gold = gold_attacks(them, eksq);
-        for kind in PieceKind::ALL {
-            squares[kind.index()] = match kind {
-                PieceKind::King => Bitboard::EMPTY,
-                PieceKind::Gold
-                | PieceKind::ProPawn
-                | PieceKind::ProLance
-                | PieceKind::ProKnight
-                | PieceKind::ProSilver => gold,
-                _ => piece_attacks(them, kind, eksq, occ),
-            };
-        }
+        let king = king_attacks(eksq);
+        let bishop = bishop_attacks(eksq, occ);
+        let rook = rook_attacks(eksq, occ);
+        let mut squares = [gold; KINDS];
+        squares[PieceKind::Pawn.index()] = pawn_attacks(them, eksq);
+        squares[PieceKind::Lance.index()] = lance_attacks(them, eksq, occ);
+        squares[PieceKind::Knight.index()] = knight_attacks(them, eksq);
+        squares[PieceKind::Silver.index()] = silver_attacks(them, eksq);
+        squares[PieceKind::Bishop.index()] = bishop;
+        squares[PieceKind::Rook.index()] = rook;
+        squares[PieceKind::King.index()] = Bitboard::EMPTY;
+        squares[PieceKind::Horse.index()] = bishop | king;
+        squares[PieceKind::Dragon.index()] = rook | king;
         CheckSquares {
             squares,
             discoverers: self.king_blockers(them) & self.pieces_of(us),
@@ -126,18 +128,24 @@ impl Position {
 
     /// A checking move after which the opponent has no legal move, if there is one.
     pub fn find_mate_in_one(&self) -> Option<Move> {
+        self.find_mate_in_one_with(&mut None)
+    }
+
+    /// `find_mate_in_one`, taking the check squares from `check_info` (computing them into it
+    /// when they are not there yet).
+    pub fn find_mate_in_one_with(&self, check_info: &mut Option<CheckSquares>) -> Option<Move> {
+        let info = *check_info.get_or_insert_with(|| self.check_squares());
         if self.checkers().any() {
             // Evasions are few and every one must be legal: test them all.
             let mut moves = ShogiMoves::default();
             self.generate_into(&mut moves, false);
-            let checks = |m: Move| self.move_gives_check(m);
+            let checks = |m: Move| self.gives_check_with(&info, m);
             return self.first_mating(moves.as_slice().iter().copied(), checks);
         }
         // Checking drops, found directly: a piece dropped on a square that the same kind of
         // the defender's would attack from the king's square. A pawn-drop mate is illegal
         // (uchifuzume), so pawns are left out; dead squares keep lances and knights legal.
         let us = self.side_to_move_now();
-        let info = self.check_squares();
         let empty = !self.occupied();
         let hand = *self.hand(us);
         for kind in PieceKind::HAND {
@@ -150,10 +158,76 @@ impl Position {
                 return Some(m);
             }
         }
-        let mut moves = ShogiMoves::default();
-        self.generate_board_moves_into(&mut moves);
-        let checks = |m: Move| self.gives_check_with(&info, m);
-        self.first_mating(moves.as_slice().iter().copied(), checks)
+        self.mating_board_move(&info)
+    }
+
+    /// The first legal board move that checks and mates (not in check). Each piece tries only
+    /// the squares where it, or its promoted form, would attack the enemy king, unless it is a
+    /// discoverer: then every move it has is tried. The king can only check by discovery.
+    fn mating_board_move(&self, info: &CheckSquares) -> Option<Move> {
+        let us = self.side_to_move_now();
+        let them = us.flip();
+        let ksq = self.king_square(us);
+        let occ = self.occupied();
+        let own = self.pieces_of(us);
+        let zone = zone(us);
+        let pinned = self.king_blockers(us) & own;
+        let mates = |m: Move| {
+            let mut child = *self;
+            child.play(m);
+            !child.has_legal_move()
+        };
+
+        for from in own.and_not(Bitboard::from_square(ksq)) {
+            let kind = self.piece_on(from).kind();
+            let mut dests = piece_attacks(us, kind, from, occ).and_not(own);
+            if pinned.has(from) {
+                dests &= line_through(ksq, from);
+            }
+            if !info.discoverers.has(from) {
+                let mut direct = info.squares[kind.index()];
+                if kind.can_promote() {
+                    let promoted = info.squares[kind.promoted().index()];
+                    direct |= if zone.has(from) {
+                        promoted
+                    } else {
+                        promoted & zone
+                    };
+                }
+                dests &= direct;
+            }
+            for to in dests {
+                // The promotion variants the move generator gives.
+                if kind.can_promote() && (zone.has(from) || zone.has(to)) {
+                    let m = Move::board(from, to, true);
+                    if self.gives_check_with(info, m) && mates(m) {
+                        return Some(m);
+                    }
+                }
+                if !dead_squares(us, kind).has(to) {
+                    let m = Move::board(from, to, false);
+                    if self.gives_check_with(info, m) && mates(m) {
+                        return Some(m);
+                    }
+                }
+            }
+        }
+
+        if info.discoverers.has(ksq) {
+            let occ_without_king = occ ^ Bitboard::from_square(ksq);
+            let dests = king_attacks(ksq)
+                .and_not(own)
+                .and_not(line_through(ksq, info.enemy_king));
+            for to in dests {
+                if !self.is_attacked_by(them, to, occ_without_king) {
+                    let m = Move::board(ksq, to, false);
+                    if mates(m) {
+                        return Some(m);
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// The first of the legal `moves` that checks and leaves the opponent no legal move.

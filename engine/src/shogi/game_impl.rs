@@ -166,8 +166,8 @@ impl Game for Position {
         self.declaration_result() == Some(GameResult::Win)
     }
 
-    fn mate_in_one(&self) -> Option<Move> {
-        self.find_mate_in_one()
+    fn mate_in_one_with(&self, check_info: &mut Option<super::CheckSquares>) -> Option<Move> {
+        self.find_mate_in_one_with(check_info)
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
