@@ -39,9 +39,33 @@ pub(crate) fn apply_changes(
     added: &[u32],
     removed: &[u32],
 ) {
+    let (weights, l1) = (net.ft_weights(), net.arch().l1);
+    // The usual incremental updates (a move's one or two pieces) take the unrolled kernels.
+    let row = |f: u32| {
+        let at = f as usize * l1;
+        &weights[at..at + l1]
+    };
+    match (added, removed) {
+        ([a], [r]) => return simd::update_fixed(level, dst, src, &[row(*a)], &[row(*r)]),
+        ([a], [r, s]) => {
+            return simd::update_fixed(level, dst, src, &[row(*a)], &[row(*r), row(*s)])
+        }
+        ([a, b], [r]) => {
+            return simd::update_fixed(level, dst, src, &[row(*a), row(*b)], &[row(*r)])
+        }
+        ([a, b], [r, s]) => {
+            return simd::update_fixed(
+                level,
+                dst,
+                src,
+                &[row(*a), row(*b)],
+                &[row(*r), row(*s)],
+            )
+        }
+        _ => {}
+    }
     let mut add_rows: [&[i16]; ROWS_PER_PASS] = [&[]; ROWS_PER_PASS];
     let mut sub_rows: [&[i16]; ROWS_PER_PASS] = [&[]; ROWS_PER_PASS];
-    let (weights, l1) = (net.ft_weights(), net.arch().l1);
     let passes = added
         .len()
         .div_ceil(ROWS_PER_PASS)

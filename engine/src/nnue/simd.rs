@@ -69,6 +69,34 @@ pub fn update_scalar(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]
     update_in_place_scalar(dst, add, sub);
 }
 
+/// `update` with the number of added and removed rows fixed at compile time (the common
+/// incremental updates: one or two of each), so the kernels unroll over the rows.
+#[inline]
+pub fn update_fixed<const A: usize, const S: usize>(
+    level: SimdLevel,
+    dst: &mut [i16],
+    src: &[i16],
+    add: &[&[i16]; A],
+    sub: &[&[i16]; S],
+) {
+    let n = dst.len();
+    assert!(n % 32 == 0 && src.len() == n);
+    assert!(add.iter().chain(sub).all(|row| row.len() == n));
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Avx512 if SimdLevel::detected() >= SimdLevel::Avx512 => {
+            // SAFETY: AVX-512F/BW support was detected at run time; lengths were checked above.
+            unsafe { x86::update_fixed_avx512(dst, src, add, sub) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Avx2 | SimdLevel::Avx512 if SimdLevel::detected() >= SimdLevel::Avx2 => {
+            // SAFETY: AVX2 support was detected at run time; lengths were checked above.
+            unsafe { x86::update_fixed_avx2(dst, src, add, sub) }
+        }
+        _ => update_scalar(dst, src, add, sub),
+    }
+}
+
 /// `acc[i] += Σ add[k][i] − Σ sub[k][i]` in place, with wrapping `i16` arithmetic (for updates
 /// with more rows than one `update` call takes). All slices have the length of `acc`, a
 /// multiple of 32.
@@ -191,6 +219,58 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx2")]
+    pub(super) fn update_fixed_avx2<const A: usize, const S: usize>(
+        dst: &mut [i16],
+        src: &[i16],
+        add: &[&[i16]; A],
+        sub: &[&[i16]; S],
+    ) {
+        let mut base = 0;
+        while base < dst.len() {
+            // SAFETY: as in update_avx2 (every row has dst.len() elements, a multiple of 32).
+            unsafe {
+                let mut v = _mm256_loadu_si256(src.as_ptr().add(base) as *const __m256i);
+                for row in add {
+                    let r = _mm256_loadu_si256(row.as_ptr().add(base) as *const __m256i);
+                    v = _mm256_add_epi16(v, r);
+                }
+                for row in sub {
+                    let r = _mm256_loadu_si256(row.as_ptr().add(base) as *const __m256i);
+                    v = _mm256_sub_epi16(v, r);
+                }
+                _mm256_storeu_si256(dst.as_mut_ptr().add(base) as *mut __m256i, v);
+            }
+            base += 16;
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn update_fixed_avx512<const A: usize, const S: usize>(
+        dst: &mut [i16],
+        src: &[i16],
+        add: &[&[i16]; A],
+        sub: &[&[i16]; S],
+    ) {
+        let mut base = 0;
+        while base < dst.len() {
+            // SAFETY: as in update_avx512, with 32-lane steps over a multiple of 32.
+            unsafe {
+                let mut v = _mm512_loadu_si512(src.as_ptr().add(base) as *const __m512i);
+                for row in add {
+                    let r = _mm512_loadu_si512(row.as_ptr().add(base) as *const __m512i);
+                    v = _mm512_add_epi16(v, r);
+                }
+                for row in sub {
+                    let r = _mm512_loadu_si512(row.as_ptr().add(base) as *const __m512i);
+                    v = _mm512_sub_epi16(v, r);
+                }
+                _mm512_storeu_si512(dst.as_mut_ptr().add(base) as *mut __m512i, v);
+            }
+            base += 32;
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
     pub(super) fn update_in_place_avx2(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
         for base in (0..acc.len()).step_by(16) {
             // SAFETY: every row has acc.len() elements (checked by the caller) and
@@ -306,6 +386,35 @@ mod tests {
                     let mut got = vec![0; n];
                     update(level, &mut got, &src, &add, &sub);
                     assert_eq!(got, expected, "{level:?} n={n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_level_updates_fixed_row_counts_like_scalar() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        for n in [32, 128, 256] {
+            for _ in 0..30 {
+                let src = random_row(&mut rng, n, i16::MAX);
+                let rows: Vec<Vec<i16>> =
+                    (0..4).map(|_| random_row(&mut rng, n, i16::MAX)).collect();
+                let r = |i: usize| rows[i].as_slice();
+                let mut expected = vec![0; n];
+                for level in SimdLevel::available() {
+                    let mut got = vec![0; n];
+                    update_scalar(&mut expected, &src, &[r(0)], &[r(1)]);
+                    update_fixed(level, &mut got, &src, &[r(0)], &[r(1)]);
+                    assert_eq!(got, expected, "1/1 {level:?} n={n}");
+                    update_scalar(&mut expected, &src, &[r(0)], &[r(1), r(2)]);
+                    update_fixed(level, &mut got, &src, &[r(0)], &[r(1), r(2)]);
+                    assert_eq!(got, expected, "1/2 {level:?} n={n}");
+                    update_scalar(&mut expected, &src, &[r(0), r(3)], &[r(1)]);
+                    update_fixed(level, &mut got, &src, &[r(0), r(3)], &[r(1)]);
+                    assert_eq!(got, expected, "2/1 {level:?} n={n}");
+                    update_scalar(&mut expected, &src, &[r(0), r(3)], &[r(1), r(2)]);
+                    update_fixed(level, &mut got, &src, &[r(0), r(3)], &[r(1), r(2)]);
+                    assert_eq!(got, expected, "2/2 {level:?} n={n}");
                 }
             }
         }

@@ -166,6 +166,30 @@ pub fn gold_attacks(side: Side, sq: Square) -> Bitboard {
     Bitboard(GOLD[side as usize][sq])
 }
 
+/// `[side][sq]`: the squares from which a stepping piece (anything but a lance, bishop or rook
+/// moving along a line) of `side` could attack `sq`: the eight neighbours and the two knight
+/// squares.
+static STEP_REACH: [[u128; SQUARES]; 2] = {
+    let mut table = [[0u128; SQUARES]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            // A knight of `side` attacks `sq` from where the other side's knight on `sq` would.
+            table[side][sq] = KING[0][sq] | KNIGHT[1 - side][sq];
+            sq += 1;
+        }
+        side += 1;
+    }
+    table
+};
+
+/// The squares from which a stepping piece of `side` could attack `sq` (see `STEP_REACH`).
+#[inline]
+pub fn step_reach(side: Side, sq: Square) -> Bitboard {
+    Bitboard(STEP_REACH[side as usize][sq])
+}
+
 #[inline]
 pub fn king_attacks(sq: Square) -> Bitboard {
     Bitboard(KING[0][sq])

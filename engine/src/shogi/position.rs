@@ -245,13 +245,17 @@ impl Position {
     pub fn is_attacked_by(&self, side: Side, sq: Square, occ: Bitboard) -> bool {
         let them = side.flip();
         let own = self.by_side[side as usize];
-        let step = (pawn_attacks(them, sq) & self.by_kind[PieceKind::Pawn as usize])
-            | (knight_attacks(them, sq) & self.by_kind[PieceKind::Knight as usize])
-            | (silver_attacks(them, sq) & self.by_kind[PieceKind::Silver as usize])
-            | (gold_attacks(them, sq) & self.gold_movers())
-            | (king_attacks(sq) & self.king_steppers());
-        if (step & own).any() {
-            return true;
+        // Stepping attackers can only stand on a neighbour or a knight square: usually none do.
+        let near = step_reach(side, sq) & own;
+        if near.any() {
+            let step = (pawn_attacks(them, sq) & self.by_kind[PieceKind::Pawn as usize])
+                | (knight_attacks(them, sq) & self.by_kind[PieceKind::Knight as usize])
+                | (silver_attacks(them, sq) & self.by_kind[PieceKind::Silver as usize])
+                | (gold_attacks(them, sq) & self.gold_movers())
+                | (king_attacks(sq) & self.king_steppers());
+            if (step & near).any() {
+                return true;
+            }
         }
         // Only compute sliding attacks for lines that hold one of the side's sliders.
         let lances = self.by_kind[PieceKind::Lance as usize] & own;
