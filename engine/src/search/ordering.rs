@@ -173,11 +173,14 @@ pub fn score_noisy_first<G: Game>(
 }
 
 /// Index of the first highest score in `scores[from..]`.
+#[inline]
 fn best_index(scores: &[i32], from: usize) -> usize {
     let mut best = from;
-    for i in from + 1..scores.len() {
-        if scores[i] > scores[best] {
+    let mut best_score = scores[from];
+    for (i, &score) in scores.iter().enumerate().skip(from + 1) {
+        if score > best_score {
             best = i;
+            best_score = score;
         }
     }
     best
