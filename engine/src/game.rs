@@ -214,6 +214,15 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn mate_in_one_with(&self, _check_info: &mut Option<Self::CheckInfo>) -> Option<Self::Move> {
         None
     }
+    /// `mate_in_one_with` for a position in check whose legal moves (`evasions`) the caller
+    /// has generated already.
+    fn mate_in_one_among(
+        &self,
+        _evasions: &[Self::Move],
+        _check_info: &mut Option<Self::CheckInfo>,
+    ) -> Option<Self::Move> {
+        None
+    }
 
     /// Parses a move in the engine protocol's coordinate notation (UCI / USI) and checks legality.
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveParseError>;

@@ -87,8 +87,20 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         // The position's check info, computed by the first user (the mate probe, or the move
         // loop: a cutoff before it often makes it unnecessary).
         let mut check_info: Option<G::CheckInfo> = None;
+        // In check nothing prunes before the move loop: its evasions are generated here, once,
+        // for the mate probe and the loop.
+        let mut moves = G::Moves::default();
+        let generated_early = !root && in_check;
+        if generated_early {
+            pos.generate_legal(&mut moves);
+        }
         if !root && !excluded.is_some() {
-            if let Some(m) = pos.mate_in_one_with(&mut check_info) {
+            let mate = if generated_early {
+                pos.mate_in_one_among(moves.as_slice(), &mut check_info)
+            } else {
+                pos.mate_in_one_with(&mut check_info)
+            };
+            if let Some(m) = mate {
                 if pos.is_legal_move(m) {
                     self.pv[ply * MAX_PLY] = m;
                     self.pv_len[ply] = 1;
@@ -199,14 +211,13 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             depth -= 1;
         }
 
-        let mut moves = G::Moves::default();
         let base = ply * self.move_capacity;
         if root {
             for (i, rm) in self.root_moves[self.pv_index..].iter().enumerate() {
                 moves.push(rm.mv);
                 self.scores[base + i] = -(i as i32);
             }
-        } else {
+        } else if !generated_early {
             pos.generate_legal(&mut moves);
         }
         if moves.is_empty() {

@@ -134,14 +134,13 @@ impl Position {
     /// `find_mate_in_one`, taking the check squares from `check_info` (computing them into it
     /// when they are not there yet).
     pub fn find_mate_in_one_with(&self, check_info: &mut Option<CheckSquares>) -> Option<Move> {
-        let info = *check_info.get_or_insert_with(|| self.check_squares());
         if self.checkers().any() {
             // Evasions are few and every one must be legal: test them all.
             let mut moves = ShogiMoves::default();
             self.generate_into(&mut moves, false);
-            let checks = |m: Move| self.gives_check_with(&info, m);
-            return self.first_mating(moves.as_slice().iter().copied(), checks);
+            return self.find_mating_evasion(moves.as_slice(), check_info);
         }
+        let info = *check_info.get_or_insert_with(|| self.check_squares());
         // Checking drops, found directly: a piece dropped on a square that the same kind of
         // the defender's would attack from the king's square. A pawn-drop mate is illegal
         // (uchifuzume), so pawns are left out; dead squares keep lances and knights legal.
@@ -159,6 +158,17 @@ impl Position {
             }
         }
         self.mating_board_move(&info)
+    }
+
+    /// In check: the first of the legal moves `evasions` (all of them) that checks and mates.
+    pub fn find_mating_evasion(
+        &self,
+        evasions: &[Move],
+        check_info: &mut Option<CheckSquares>,
+    ) -> Option<Move> {
+        let info = *check_info.get_or_insert_with(|| self.check_squares());
+        let checks = |m: Move| self.gives_check_with(&info, m);
+        self.first_mating(evasions.iter().copied(), checks)
     }
 
     /// The first legal board move that checks and mates (not in check). Each piece tries only

@@ -170,6 +170,14 @@ impl Game for Position {
         self.find_mate_in_one_with(check_info)
     }
 
+    fn mate_in_one_among(
+        &self,
+        evasions: &[Move],
+        check_info: &mut Option<super::CheckSquares>,
+    ) -> Option<Move> {
+        self.find_mating_evasion(evasions, check_info)
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
         self.parse_usi(text)
     }
