@@ -12,8 +12,17 @@ const HUGE_PAGE: usize = 2 * 1024 * 1024;
 /// A fixed-length array of `T`, each element starting as `T::default()`.
 pub struct LargePageArray<T> {
     storage: Storage<T>,
+    /// The first element, inside `storage` (cached: every access derefs, and the search's
+    /// history lookups are hot enough for a branch on the storage kind to show).
+    first: *mut T,
     len: usize,
 }
+
+// SAFETY: `first` only points into `storage`, which the array owns; sharing or sending the
+// array shares or sends its elements, exactly as for a `Vec<T>`.
+unsafe impl<T: Send> Send for LargePageArray<T> {}
+// SAFETY: as above; `&self` hands out only shared references to the elements.
+unsafe impl<T: Sync> Sync for LargePageArray<T> {}
 
 enum Storage<T> {
     /// The mapping and the byte offset of the first element (the first 2 MB boundary).
@@ -24,12 +33,21 @@ enum Storage<T> {
 impl<T: Default> LargePageArray<T> {
     /// `len` default elements, in huge-page-advised memory when the system allows it.
     pub fn new(len: usize) -> Self {
-        let storage = Self::mapped(len).unwrap_or_else(|| {
+        let mut storage = Self::mapped(len).unwrap_or_else(|| {
             let mut heap = Vec::with_capacity(len);
             heap.resize_with(len, T::default);
             Storage::Heap(heap)
         });
-        Self { storage, len }
+        // Neither a mapping nor a vector's buffer moves when the array does.
+        let first = match &mut storage {
+            Storage::Mapped(map, offset, _) => map.as_mut_ptr().wrapping_add(*offset).cast::<T>(),
+            Storage::Heap(heap) => heap.as_mut_ptr(),
+        };
+        Self {
+            storage,
+            first,
+            len,
+        }
     }
 
     fn mapped(len: usize) -> Option<Storage<T>> {
@@ -58,30 +76,20 @@ impl<T: Default> LargePageArray<T> {
 impl<T> std::ops::Deref for LargePageArray<T> {
     type Target = [T];
 
+    #[inline]
     fn deref(&self) -> &[T] {
-        match &self.storage {
-            Storage::Mapped(map, offset, _) => {
-                let first = map.as_ptr().wrapping_add(*offset).cast::<T>();
-                // SAFETY: `new` wrote `len` initialised, aligned elements from `first` inside the
-                // mapping, which lives as long as `self`; only shared references are handed out.
-                unsafe { std::slice::from_raw_parts(first, self.len) }
-            }
-            Storage::Heap(heap) => heap,
-        }
+        // SAFETY: `first` points to the `len` initialised, aligned elements that `new` put in
+        // `storage` (mapping or vector), which lives as long as `self`; only shared references
+        // are handed out.
+        unsafe { std::slice::from_raw_parts(self.first, self.len) }
     }
 }
 
 impl<T> std::ops::DerefMut for LargePageArray<T> {
+    #[inline]
     fn deref_mut(&mut self) -> &mut [T] {
-        let len = self.len;
-        match &mut self.storage {
-            Storage::Mapped(map, offset, _) => {
-                let first = map.as_mut_ptr().wrapping_add(*offset).cast::<T>();
-                // SAFETY: as in `deref`; `&mut self` makes this the only reference.
-                unsafe { std::slice::from_raw_parts_mut(first, len) }
-            }
-            Storage::Heap(heap) => heap,
-        }
+        // SAFETY: as in `deref`; `&mut self` makes this the only reference.
+        unsafe { std::slice::from_raw_parts_mut(self.first, self.len) }
     }
 }
 
