@@ -22,6 +22,71 @@ pub struct CheckSquares {
     enemy_king: Square,
 }
 
+/// The enemy king's escape squares, each learnt at most once to be attacked or not by the side
+/// to move (before its move). A move that leaves one of the unattacked ones unattacked cannot
+/// mate, which saves playing it and generating the replies.
+struct Escapes {
+    king: Square,
+    /// Squares next to the king without a piece of its own.
+    squares: Bitboard,
+    safe: Bitboard,
+    attacked: Bitboard,
+}
+
+impl Escapes {
+    fn new(pos: &Position, info: &CheckSquares) -> Escapes {
+        let them = pos.side_to_move_now().flip();
+        Escapes {
+            king: info.enemy_king,
+            squares: king_attacks(info.enemy_king).and_not(pos.pieces_of(them)),
+            safe: Bitboard::EMPTY,
+            attacked: Bitboard::EMPTY,
+        }
+    }
+
+    /// Whether the king surely has a safe square after the legal move `m` of `pos`. Only the
+    /// moved piece can attack a square that was not attacked, directly from its destination or
+    /// by opening a line through the square it left; a square on such a line is not relied on.
+    fn surely_escapes(&mut self, pos: &Position, m: Move) -> bool {
+        let us = pos.side_to_move_now();
+        let to = m.to();
+        let to_bit = Bitboard::from_square(to);
+        let king_bit = Bitboard::from_square(self.king);
+        let (kind, occ_after, opened) = if m.is_drop() {
+            (m.drop_kind(), pos.occupied() | to_bit, Bitboard::EMPTY)
+        } else {
+            let from = m.from();
+            let kind = pos.piece_on(from).kind();
+            let kind = if m.is_promotion() {
+                kind.promoted()
+            } else {
+                kind
+            };
+            let from_bit = Bitboard::from_square(from);
+            (
+                kind,
+                (pos.occupied() ^ from_bit) | to_bit,
+                rook_rays(from) | bishop_rays(from),
+            )
+        };
+        let covered = piece_attacks(us, kind, to, occ_after ^ king_bit);
+        let open = self.squares.and_not(to_bit | covered | opened);
+        if (open & self.safe).any() {
+            return true;
+        }
+        let occ_without_king = pos.occupied() ^ king_bit;
+        for sq in open.and_not(self.attacked) {
+            if pos.is_attacked_by(us, sq, occ_without_king) {
+                self.attacked |= Bitboard::from_square(sq);
+            } else {
+                self.safe |= Bitboard::from_square(sq);
+                return true;
+            }
+        }
+        false
+    }
+}
+
 impl Position {
     /// The check squares of the side to move. A piece moving away cannot open a line for
     /// itself (the king would already be in check), so the current occupancy is exact.
@@ -141,6 +206,7 @@ impl Position {
             return self.find_mating_evasion(moves.as_slice(), check_info);
         }
         let info = *check_info.get_or_insert_with(|| self.check_squares());
+        let mut escapes = Escapes::new(self, &info);
         // Checking drops, found directly: a piece dropped on a square that the same kind of
         // the defender's would attack from the king's square. A pawn-drop mate is illegal
         // (uchifuzume), so pawns are left out; dead squares keep lances and knights legal.
@@ -153,11 +219,11 @@ impl Position {
             }
             let squares = (info.squares[kind.index()] & empty).and_not(dead_squares(us, kind));
             let drops = squares.into_iter().map(|to| Move::drop(kind, to));
-            if let Some(m) = self.first_mating(drops, |_| true) {
+            if let Some(m) = self.first_mating(drops, |_| true, &mut escapes) {
                 return Some(m);
             }
         }
-        self.mating_board_move(&info)
+        self.mating_board_move(&info, &mut escapes)
     }
 
     /// In check: the first of the legal moves `evasions` (all of them) that checks and mates.
@@ -168,13 +234,14 @@ impl Position {
     ) -> Option<Move> {
         let info = *check_info.get_or_insert_with(|| self.check_squares());
         let checks = |m: Move| self.gives_check_with(&info, m);
-        self.first_mating(evasions.iter().copied(), checks)
+        let mut escapes = Escapes::new(self, &info);
+        self.first_mating(evasions.iter().copied(), checks, &mut escapes)
     }
 
     /// The first legal board move that checks and mates (not in check). Each piece tries only
     /// the squares where it, or its promoted form, would attack the enemy king, unless it is a
     /// discoverer: then every move it has is tried. The king can only check by discovery.
-    fn mating_board_move(&self, info: &CheckSquares) -> Option<Move> {
+    fn mating_board_move(&self, info: &CheckSquares, escapes: &mut Escapes) -> Option<Move> {
         let us = self.side_to_move_now();
         let them = us.flip();
         let ksq = self.king_square(us);
@@ -182,11 +249,7 @@ impl Position {
         let own = self.pieces_of(us);
         let zone = zone(us);
         let pinned = self.king_blockers(us) & own;
-        let mates = |m: Move| {
-            let mut child = *self;
-            child.play(m);
-            !child.has_legal_move()
-        };
+        let mut mates = |m: Move| self.mates(m, escapes);
 
         for from in own.and_not(Bitboard::from_square(ksq)) {
             let kind = self.piece_on(from).kind();
@@ -245,17 +308,20 @@ impl Position {
         &self,
         moves: impl Iterator<Item = Move>,
         checks: impl Fn(Move) -> bool,
+        escapes: &mut Escapes,
     ) -> Option<Move> {
-        for m in moves {
-            if !checks(m) {
-                continue;
-            }
-            let mut child = *self;
-            child.play(m);
-            if !child.has_legal_move() {
-                return Some(m);
-            }
+        moves
+            .filter(|&m| checks(m))
+            .find(|&m| self.mates(m, escapes))
+    }
+
+    /// Whether the legal checking move `m` leaves the opponent no legal move.
+    fn mates(&self, m: Move, escapes: &mut Escapes) -> bool {
+        if escapes.surely_escapes(self, m) {
+            return false;
         }
-        None
+        let mut child = *self;
+        child.play(m);
+        !child.has_legal_move()
     }
 }
