@@ -123,8 +123,19 @@ pub const fn make_piece(side: Side, kind: PieceKind) -> Piece {
 /// Kind of a (non-empty) piece.
 #[inline(always)]
 pub const fn piece_kind(p: Piece) -> PieceKind {
-    PieceKind::from_index(p % 6)
+    KIND_OF_PIECE[p as usize]
 }
+
+/// `piece_kind` for every byte value (`p % 6`), so the hot lookup is one load.
+static KIND_OF_PIECE: [PieceKind; 256] = {
+    let mut table = [PieceKind::Pawn; 256];
+    let mut p = 0;
+    while p < 256 {
+        table[p] = PieceKind::from_index((p % 6) as u8);
+        p += 1;
+    }
+    table
+};
 
 /// Side of a (non-empty) piece.
 #[inline(always)]
