@@ -125,7 +125,7 @@ impl Position {
     #[inline(always)]
     pub(crate) fn put(&mut self, piece: Piece, sq: Square) {
         let b = bb(sq);
-        self.by_kind[piece as usize % 6] |= b;
+        self.by_kind[piece_kind(piece) as usize] |= b;
         self.by_side[(piece as usize / 6) & 1] |= b;
         self.board[sq as usize & 63] = piece;
         self.hash ^= ZOBRIST.pieces[piece as usize % 12][sq as usize & 63];
@@ -135,7 +135,7 @@ impl Position {
     pub(crate) fn remove(&mut self, sq: Square) -> Piece {
         let piece = self.board[sq as usize & 63];
         let b = bb(sq);
-        self.by_kind[piece as usize % 6] &= !b;
+        self.by_kind[piece_kind(piece) as usize] &= !b;
         self.by_side[(piece as usize / 6) & 1] &= !b;
         self.board[sq as usize & 63] = NO_PIECE;
         self.hash ^= ZOBRIST.pieces[piece as usize % 12][sq as usize & 63];
