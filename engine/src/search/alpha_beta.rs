@@ -4,7 +4,9 @@
 //! late-move reductions driven by history. Game rules are asked at every node.
 
 use super::history::{history_bonus, PieceTo};
-use super::ordering::{is_losing_noisy, next_best, score_moves, OrderingContext, PickerState};
+use super::ordering::{
+    is_losing_noisy, next_best, score_moves, OrderingContext, PickerState, TT_MOVE,
+};
 use super::report::{ScoreBound, SearchEvent};
 use super::tt::Bound;
 use super::value::{
@@ -212,15 +214,24 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         }
 
         let base = ply * self.move_capacity;
+        // A legal table move is searched before the other moves are generated: when it cuts
+        // off, they never are. The list is then left as the picker would have left it after
+        // handing out the table move first, so the search is the same either way. (Needs lazy
+        // quiet scoring: eager history scores would be read before the table move's search.)
+        let tt_move_first = !root
+            && !generated_early
+            && tt_move.is_some()
+            && !excluded.is_some()
+            && features.lazy_quiet_scoring;
         if root {
             for (i, rm) in self.root_moves[self.pv_index..].iter().enumerate() {
                 moves.push(rm.mv);
                 self.scores[base + i] = -(i as i32);
             }
-        } else if !generated_early {
+        } else if !generated_early && !tt_move_first {
             pos.generate_legal(&mut moves);
         }
-        if moves.is_empty() {
+        if moves.is_empty() && !tt_move_first {
             return outcome_value(pos.no_moves_outcome(), ply);
         }
         let previous = self.previous_piece_to(ply);
@@ -231,7 +242,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             previous,
         };
         let mut quiets_pending = false;
-        if !root {
+        if !root && !tt_move_first {
             let len = moves.len();
             quiets_pending = score_moves(
                 pos,
@@ -253,9 +264,38 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let mut skip_quiets = false;
         let killers = self.history.killers(ply);
 
-        for i in 0..moves.len() {
+        let mut next = 0;
+        let mut list_ready = !tt_move_first;
+        loop {
+            if next == 1 && !list_ready {
+                // The table move did not cut off: generate and score the rest.
+                list_ready = true;
+                pos.generate_legal(&mut moves);
+                let len = moves.len();
+                let scores = &mut self.scores[base..base + len];
+                quiets_pending =
+                    score_moves(pos, moves.as_slice(), scores, &context, &self.history, true);
+                match moves.as_slice().iter().position(|&m| m == tt_move) {
+                    Some(k) => {
+                        moves.as_mut_slice().swap(0, k);
+                        scores.swap(0, k);
+                    }
+                    None => {
+                        debug_assert!(false, "a legal table move is generated");
+                        next = 0;
+                    }
+                }
+            }
+            let i = next;
+            let table_move_now = !list_ready;
             let len = moves.len();
-            let (m, order_score) = {
+            if !table_move_now && i >= len {
+                break;
+            }
+            next = i + 1;
+            let (m, order_score) = if table_move_now {
+                (tt_move, TT_MOVE)
+            } else {
                 let mut picker = PickerState {
                     moves: moves.as_mut_slice(),
                     scores: &mut self.scores[base..base + len],

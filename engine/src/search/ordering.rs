@@ -11,7 +11,8 @@ use crate::game::{Game, GameMove};
 /// come from the first few moves; a node that goes on usually looks at most of them).
 pub const SELECTION_PICKS: usize = 4;
 
-const TT_MOVE: i32 = 1 << 30;
+/// The table move's ordering score (above every other).
+pub const TT_MOVE: i32 = 1 << 30;
 const GOOD_NOISY: i32 = 1 << 24;
 const KILLER_0: i32 = 900_000;
 const KILLER_1: i32 = 899_000;
