@@ -6,8 +6,8 @@ use sente::chess::{ClassicalEval, Position};
 use sente::game::{Game, HistoryEntry};
 use sente::movelist::MoveList;
 use sente::search::{
-    Clock, Limits, Score, ScoreBound, SearchControl, SearchEvent, SearchInfo, SearchOptions,
-    SearchResult, Searcher,
+    Clock, Limits, Score, ScoreBound, SearchControl, SearchEvent, SearchFeatures, SearchInfo,
+    SearchOptions, SearchResult, Searcher,
 };
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -461,4 +461,23 @@ fn go_mate_stops_once_the_mate_is_found() {
     );
     assert_eq!(result.score, Score::MatePlies(3));
     assert!(result.depth < 10, "stopped at depth {}", result.depth);
+}
+
+/// Searching the table move before the other moves are generated is only faster: with the switch
+/// off the same lines are reported from exactly as many nodes.
+#[test]
+fn table_move_first_searches_the_same_tree() {
+    for fen in sente::bench::positions::CHESS.iter().step_by(6) {
+        let root = pos(fen);
+        let [on, off] = [true, false].map(|table_move_first| {
+            let mut s = searcher();
+            s.set_features(SearchFeatures {
+                table_move_first,
+                ..SearchFeatures::default()
+            });
+            let (r, lines) = search_lines(&mut s, &root, &depth(9));
+            (r.best, r.score, r.nodes, lines)
+        });
+        assert_eq!(on, off, "{fen}");
+    }
 }

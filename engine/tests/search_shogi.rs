@@ -4,8 +4,8 @@
 use sente::game::{Game, HistoryEntry};
 use sente::movelist::MoveList;
 use sente::search::{
-    Clock, Limits, Score, SearchControl, SearchEvent, SearchInfo, SearchOptions, SearchResult,
-    Searcher,
+    Clock, Limits, Score, SearchControl, SearchEvent, SearchFeatures, SearchInfo, SearchOptions,
+    SearchResult, Searcher,
 };
 use sente::shogi::{ClassicalEval, EnteringKingRule, Position, ShogiRules};
 use std::time::Instant;
@@ -163,4 +163,24 @@ fn depth_one_is_cut_short_once_a_root_move_is_searched() {
         short.nodes,
         full.nodes
     );
+}
+
+/// Searching the table move before the other moves are generated is only faster: with the switch
+/// off the same lines are reported from exactly as many nodes.
+#[test]
+fn table_move_first_searches_the_same_tree() {
+    for sfen in sente::bench::positions::SHOGI.iter().step_by(5) {
+        let root = pos(sfen);
+        let [on, off] = [true, false].map(|table_move_first| {
+            let mut s = Searcher::new(ClassicalEval::default());
+            s.set_features(SearchFeatures {
+                table_move_first,
+                ..SearchFeatures::default()
+            });
+            let (r, infos) = run(&mut s, &root, &depth(7));
+            let lines: Vec<_> = infos.into_iter().map(|i| (i.depth, i.score, i.pv)).collect();
+            (r.best, r.score, r.nodes, lines)
+        });
+        assert_eq!(on, off, "{sfen}");
+    }
 }

@@ -222,6 +222,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             && !generated_early
             && tt_move.is_some()
             && !excluded.is_some()
+            && features.table_move_first
             && features.lazy_quiet_scoring;
         if root {
             for (i, rm) in self.root_moves[self.pv_index..].iter().enumerate() {

@@ -13,6 +13,10 @@ pub struct SearchFeatures {
     /// Quiet moves get their history scores only when the move picker reaches them (off: every
     /// move is scored when the node's moves are generated).
     pub lazy_quiet_scoring: bool,
+    /// A legal table move is searched before the node's other moves are generated (with lazy
+    /// quiet scoring only). The tree searched is the same; a cutoff by the table move saves the
+    /// generation and scoring of the rest.
+    pub table_move_first: bool,
 }
 
 impl Default for SearchFeatures {
@@ -24,6 +28,7 @@ impl Default for SearchFeatures {
             singular_extensions: true,
             aspiration_windows: true,
             lazy_quiet_scoring: true,
+            table_move_first: true,
         }
     }
 }
