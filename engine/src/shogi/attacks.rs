@@ -184,6 +184,42 @@ static STEP_REACH: [[u128; SQUARES]; 2] = {
     table
 };
 
+/// `[sq]`: the squares at most `files` files and `ranks` ranks away from `sq` (itself included).
+const fn box_table(files: i32, ranks: i32) -> [u128; SQUARES] {
+    let mut table = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (file, rank) = ((sq / 9) as i32, (sq % 9) as i32);
+        let mut other = 0;
+        while other < SQUARES {
+            let (f, r) = ((other / 9) as i32, (other % 9) as i32);
+            if (f - file).abs() <= files && (r - rank).abs() <= ranks {
+                table[sq] |= 1u128 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+static NEAR_BOX: [u128; SQUARES] = box_table(2, 2);
+static KNIGHT_BOX: [u128; SQUARES] = box_table(2, 4);
+
+/// Squares within two files and two ranks of `sq`: where a one-step piece must stand to move
+/// next to `sq`.
+#[inline]
+pub fn near_box(sq: Square) -> Bitboard {
+    Bitboard(NEAR_BOX[sq])
+}
+
+/// Squares within two files and four ranks of `sq`: where a knight must stand to move to a
+/// square from which it (or, promoted, a gold) attacks `sq`.
+#[inline]
+pub fn knight_box(sq: Square) -> Bitboard {
+    Bitboard(KNIGHT_BOX[sq])
+}
+
 /// The squares from which a stepping piece of `side` could attack `sq` (see `STEP_REACH`).
 #[inline]
 pub fn step_reach(side: Side, sq: Square) -> Bitboard {

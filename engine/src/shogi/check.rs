@@ -251,7 +251,21 @@ impl Position {
         let pinned = self.king_blockers(us) & own;
         let mut mates = |m: Move| self.mates(m, escapes);
 
-        for from in own.and_not(Bitboard::from_square(ksq)) {
+        // A stepping piece checks directly only from next to the king, so it must start within
+        // two squares of it (a knight: two files and four ranks); sliders and discoverers may
+        // check from anywhere.
+        let eksq = info.enemy_king;
+        let steppers = self.pieces_kind(PieceKind::Pawn)
+            | self.pieces_kind(PieceKind::Silver)
+            | self.gold_movers();
+        let candidates = ((steppers & near_box(eksq))
+            | (self.pieces_kind(PieceKind::Knight) & knight_box(eksq))
+            | self.pieces_kind(PieceKind::Lance)
+            | self.bishop_movers()
+            | self.rook_movers()
+            | info.discoverers)
+            & own.and_not(Bitboard::from_square(ksq));
+        for from in candidates {
             let kind = self.piece_on(from).kind();
             let mut dests = piece_attacks(us, kind, from, occ).and_not(own);
             if pinned.has(from) {

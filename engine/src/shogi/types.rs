@@ -161,6 +161,18 @@ impl PieceKind {
     }
 }
 
+/// `PieceKind::ALL` padded to 16 entries, so `Piece::kind` needs no bounds check (the two extra
+/// entries are never read for a real piece).
+static KIND_OF_LOW_BITS: [PieceKind; 16] = {
+    let mut table = [PieceKind::King; 16];
+    let mut i = 0;
+    while i < KINDS {
+        table[i] = PieceKind::ALL[i];
+        i += 1;
+    }
+    table
+};
+
 /// A coloured piece, or `Piece::NONE` for an empty square: `side * 16 + kind`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Piece(u8);
@@ -193,7 +205,8 @@ impl Piece {
     /// Kind of a real piece.
     #[inline]
     pub const fn kind(self) -> PieceKind {
-        PieceKind::ALL[(self.0 & 15) as usize]
+        debug_assert!(self.0 & 15 < KINDS as u8, "kind of an empty square");
+        KIND_OF_LOW_BITS[(self.0 & 15) as usize]
     }
 
     /// Owner of a real piece.
