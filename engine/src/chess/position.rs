@@ -128,7 +128,7 @@ impl Position {
         self.by_kind[piece_kind(piece) as usize] |= b;
         self.by_side[(piece as usize / 6) & 1] |= b;
         self.board[sq as usize & 63] = piece;
-        self.hash ^= ZOBRIST.pieces[piece as usize % 12][sq as usize & 63];
+        self.hash ^= ZOBRIST.pieces[piece as usize][sq as usize & 63];
     }
 
     #[inline(always)]
@@ -138,7 +138,7 @@ impl Position {
         self.by_kind[piece_kind(piece) as usize] &= !b;
         self.by_side[(piece as usize / 6) & 1] &= !b;
         self.board[sq as usize & 63] = NO_PIECE;
-        self.hash ^= ZOBRIST.pieces[piece as usize % 12][sq as usize & 63];
+        self.hash ^= ZOBRIST.pieces[piece as usize][sq as usize & 63];
         piece
     }
 
@@ -208,7 +208,7 @@ impl Position {
         if moving == NO_PIECE {
             return h;
         }
-        let key = |piece: Piece, sq: Square| ZOBRIST.pieces[piece as usize % 12][sq as usize & 63];
+        let key = |piece: Piece, sq: Square| ZOBRIST.pieces[piece as usize][sq as usize & 63];
         if m.is_castle() {
             let queen_side = to < from;
             let rank = back_rank(self.side);
