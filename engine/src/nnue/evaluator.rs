@@ -231,8 +231,9 @@ impl<G: NnueGame> Evaluator<G> for NnueEval<G> {
             Side::Second => (second, first),
         };
         let bucket = pos.output_bucket().min(G::ARCH.output_buckets - 1);
+        // The net has the game's architecture (checked in `new`): its constants are known here.
         self.net
-            .output(self.level, us, them, bucket)
+            .output_as(&G::ARCH, self.level, us, them, bucket)
             .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }

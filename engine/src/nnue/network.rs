@@ -189,7 +189,22 @@ impl Network {
     /// The network's output in centipawns from the accumulators of the side to move (`us`) and
     /// the other side (`them`), with output bucket `bucket`.
     pub fn output(&self, level: SimdLevel, us: &[i16], them: &[i16], bucket: usize) -> i32 {
-        let arch = &self.header.arch;
+        self.output_as(&self.header.arch, level, us, them, bucket)
+    }
+
+    /// `output` with the quantization constants taken from `arch`, which must be this net's
+    /// architecture. Called with a game's constant architecture, the divisions below compile to
+    /// multiplications (a run-time divisor costs an integer division per evaluation).
+    #[inline(always)]
+    pub fn output_as(
+        &self,
+        arch: &Architecture,
+        level: SimdLevel,
+        us: &[i16],
+        them: &[i16],
+        bucket: usize,
+    ) -> i32 {
+        debug_assert_eq!(*arch, self.header.arch);
         let sum = simd::screlu_dot(level, us, them, self.out_weights(bucket), arch.qa as i16);
         // SCReLU sums are in QA² · QB units: divide one QA out before adding the bias (QA · QB).
         let raw = sum / arch.qa + self.out_bias(bucket);
