@@ -178,7 +178,10 @@ fn table_move_first_searches_the_same_tree() {
                 ..SearchFeatures::default()
             });
             let (r, infos) = run(&mut s, &root, &depth(7));
-            let lines: Vec<_> = infos.into_iter().map(|i| (i.depth, i.score, i.pv)).collect();
+            let lines: Vec<_> = infos
+                .into_iter()
+                .map(|i| (i.depth, i.score, i.pv))
+                .collect();
             (r.best, r.score, r.nodes, lines)
         });
         assert_eq!(on, off, "{sfen}");

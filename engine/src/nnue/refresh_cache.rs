@@ -54,13 +54,7 @@ pub(crate) fn apply_changes(
             return simd::update_fixed(level, dst, src, &[row(*a), row(*b)], &[row(*r)])
         }
         ([a, b], [r, s]) => {
-            return simd::update_fixed(
-                level,
-                dst,
-                src,
-                &[row(*a), row(*b)],
-                &[row(*r), row(*s)],
-            )
+            return simd::update_fixed(level, dst, src, &[row(*a), row(*b)], &[row(*r), row(*s)])
         }
         _ => {}
     }

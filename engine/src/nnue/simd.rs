@@ -80,7 +80,7 @@ pub fn update_fixed<const A: usize, const S: usize>(
     sub: &[&[i16]; S],
 ) {
     let n = dst.len();
-    assert!(n % 32 == 0 && src.len() == n);
+    assert!(n.is_multiple_of(32) && src.len() == n);
     assert!(add.iter().chain(sub).all(|row| row.len() == n));
     match level {
         #[cfg(target_arch = "x86_64")]
