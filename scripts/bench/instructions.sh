@@ -22,6 +22,8 @@ else
     sente=$target/release/sente
 fi
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt install valgrind)" >&2; exit 1; }
+[[ -x $sente ]] || { echo "no executable $sente" >&2; exit 1; }
+mkdir -p "$out_dir"
 for game in chess shogi; do
     depth=8
     [[ $game == shogi ]] && depth=7
