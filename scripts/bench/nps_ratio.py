@@ -2,11 +2,13 @@
 """Search speed as a ratio to `stockfish bench`, for hosts whose speed drifts.
 
 Usage: scripts/bench/nps_ratio.py ROUNDS SENTE [SENTE...] [--stockfish PATH] [--games chess,shogi]
+                                   [--classical]
 
 Each round runs `stockfish bench` once, then `SENTE bench GAME` for every binary and game, so a
 slow or fast minute hits all of them alike. Printed per binary and game: the median nps, the
 median ratio to the stockfish run of the same round, and the nps that ratio means at a stockfish
-bench of 1.2M (the issue's reference figure). With two or more binaries it also prints each one's
+bench of 1.2M (the issue's reference figure). With --classical each game is also benched with the
+classical evaluator (`bench GAME --classical`, listed as GAME-classical). With two or more binaries it also prints each one's
 median per-round speed relative to the first binary (paired, which cancels most of the drift).
 """
 import argparse
@@ -30,8 +32,11 @@ def main():
     parser.add_argument("binaries", nargs="+")
     parser.add_argument("--stockfish", default="/usr/games/stockfish")
     parser.add_argument("--games", default="chess,shogi")
+    parser.add_argument("--classical", action="store_true")
     args = parser.parse_args()
     games = args.games.split(",")
+    if args.classical:
+        games += [f"{g}-classical" for g in games]
 
     reference = []
     speed = {(b, g): [] for b in args.binaries for g in games}
@@ -39,7 +44,9 @@ def main():
         reference.append(nps([args.stockfish, "bench"]))
         for b in args.binaries:
             for g in games:
-                speed[(b, g)].append(nps([b, "bench", g]))
+                game, _, evaluator = g.partition("-")
+                extra = ["--classical"] if evaluator else []
+                speed[(b, g)].append(nps([b, "bench", game] + extra))
         print(f"round {r + 1}/{args.rounds}: stockfish {reference[-1]}", flush=True)
 
     print(f"stockfish bench: median {int(statistics.median(reference))} "
