@@ -285,10 +285,9 @@ impl Position {
         // King moves: the destination must not be attacked once the king has left its square.
         let occ_without_king = occ ^ Bitboard::from_square(ksq);
         let king_dests = king_attacks(ksq) & if NOISY { enemy } else { !own };
-        for to in king_dests {
-            if !self.is_attacked_by(them, to, occ_without_king) {
-                list.push(Move::board(ksq, to, false));
-            }
+        if king_dests.any() {
+            let attacked = self.attacked_among(them, king_dests, occ_without_king);
+            list.push_plain(ksq, king_dests.and_not(attacked));
         }
         if checkers.more_than_one() {
             return;

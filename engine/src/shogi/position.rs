@@ -270,6 +270,46 @@ impl Position {
         (rook_rays(sq) & rooks).any() && (rook_attacks(sq, occ) & rooks).any()
     }
 
+    /// The squares of `targets` that `side` attacks with occupancy `occ`: one pass over the
+    /// pieces that can reach them (for a king's destinations, cheaper than a test per square).
+    #[inline]
+    pub fn attacked_among(&self, side: Side, targets: Bitboard, occ: Bitboard) -> Bitboard {
+        let own = self.by_side[side as usize];
+        let mut reach = Bitboard::EMPTY;
+        for sq in targets {
+            reach |= step_reach(side, sq);
+        }
+        let mut attacked = Bitboard::EMPTY;
+        // Stepping moves (horse and dragon steps included; their lines are added below).
+        for from in reach & own {
+            let kind = self.board[from].kind();
+            let steps = match kind {
+                PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook => Bitboard::EMPTY,
+                PieceKind::Horse | PieceKind::Dragon => king_attacks(from),
+                _ => piece_attacks(side, kind, from, occ),
+            };
+            attacked |= steps;
+        }
+        // Lines, only from sliders whose empty-board lines meet the targets.
+        let lances = self.by_kind[PieceKind::Lance as usize] & own;
+        for from in lances {
+            if (lance_ray(side, from) & targets).any() {
+                attacked |= lance_attacks(side, from, occ);
+            }
+        }
+        for from in self.bishop_movers() & own {
+            if (bishop_rays(from) & targets).any() {
+                attacked |= bishop_attacks(from, occ);
+            }
+        }
+        for from in self.rook_movers() & own {
+            if (rook_rays(from) & targets).any() {
+                attacked |= rook_attacks(from, occ);
+            }
+        }
+        attacked & targets
+    }
+
     /// Sliding pieces of `side` that would attack `sq` on an empty board (candidate pinners
     /// or discoverers).
     #[inline]
