@@ -176,15 +176,10 @@ pub fn score_noisy_first<G: Game>(
 /// Index of the first highest score in `scores[from..]`.
 #[inline]
 fn best_index(scores: &[i32], from: usize) -> usize {
-    let mut best = from;
-    let mut best_score = scores[from];
-    for (i, &score) in scores.iter().enumerate().skip(from + 1) {
-        if score > best_score {
-            best = i;
-            best_score = score;
-        }
-    }
-    best
+    // The maximum first (a reduction the compiler vectorises), then its first position.
+    let rest = &scores[from..];
+    let best_score = rest.iter().copied().max().unwrap_or(i32::MIN);
+    from + rest.iter().position(|&s| s == best_score).unwrap_or(0)
 }
 
 /// Swaps the best-scored move of `moves[from..]` to `from` and returns it.
