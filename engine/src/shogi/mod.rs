@@ -18,6 +18,7 @@ mod delta;
 mod game_impl;
 mod hand;
 mod legality;
+mod mate;
 mod movegen;
 mod moves;
 mod notation;
