@@ -58,13 +58,7 @@ impl Position {
             return info.squares[m.drop_kind().index()].has(to);
         }
         let from = m.from();
-        let kind = self.piece_on(from).kind();
-        let kind = if m.is_promotion() {
-            kind.promoted()
-        } else {
-            kind
-        };
-        info.squares[kind.index()].has(to)
+        info.squares[self.placed_kind(m).index()].has(to)
             || (info.discoverers.has(from) && !line_through(from, info.enemy_king).has(to))
     }
 
@@ -74,18 +68,11 @@ impl Position {
         let them = us.flip();
         let eksq = self.king_square(them);
         let to = m.to();
-        let to_bit = Bitboard::from_square(to);
-        let (kind, after, from_bit) = if m.is_drop() {
-            (m.drop_kind(), self.occupied() | to_bit, Bitboard::EMPTY)
+        let (kind, after) = (self.placed_kind(m), self.occupied_after(m));
+        let from_bit = if m.is_drop() {
+            Bitboard::EMPTY
         } else {
-            let from_bit = Bitboard::from_square(m.from());
-            let kind = self.piece_on(m.from()).kind();
-            let kind = if m.is_promotion() {
-                kind.promoted()
-            } else {
-                kind
-            };
-            (kind, (self.occupied() ^ from_bit) | to_bit, from_bit)
+            Bitboard::from_square(m.from())
         };
         // Sliders first test the empty-board line (a table lookup), which most moves miss.
         let slides_to = |rays: Bitboard, attacks: fn(Square, Bitboard) -> Bitboard| {

@@ -42,24 +42,12 @@ impl Escapes {
         let to = m.to();
         let to_bit = Bitboard::from_square(to);
         let king_bit = Bitboard::from_square(self.king);
-        let (kind, occ_after, opened) = if m.is_drop() {
-            (m.drop_kind(), pos.occupied() | to_bit, Bitboard::EMPTY)
+        let opened = if m.is_drop() {
+            Bitboard::EMPTY
         } else {
-            let from = m.from();
-            let kind = pos.piece_on(from).kind();
-            let kind = if m.is_promotion() {
-                kind.promoted()
-            } else {
-                kind
-            };
-            let from_bit = Bitboard::from_square(from);
-            (
-                kind,
-                (pos.occupied() ^ from_bit) | to_bit,
-                rook_rays(from) | bishop_rays(from),
-            )
+            rook_rays(m.from()) | bishop_rays(m.from())
         };
-        let covered = piece_attacks(us, kind, to, occ_after ^ king_bit);
+        let covered = piece_attacks(us, pos.placed_kind(m), to, pos.occupied_after(m) ^ king_bit);
         let open = self.squares.and_not(to_bit | covered | opened);
         if (open & self.safe).any() {
             return true;

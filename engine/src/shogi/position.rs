@@ -213,6 +213,32 @@ impl Position {
         &self.delta
     }
 
+    /// The kind the legal move `m` puts on its destination: the dropped kind, or the moving
+    /// piece's kind, promoted when the move promotes.
+    #[inline]
+    pub fn placed_kind(&self, m: Move) -> PieceKind {
+        if m.is_drop() {
+            return m.drop_kind();
+        }
+        let kind = self.board[m.from()].kind();
+        if m.is_promotion() {
+            kind.promoted()
+        } else {
+            kind
+        }
+    }
+
+    /// The occupancy after the legal move `m` (a capture leaves its square occupied).
+    #[inline]
+    pub fn occupied_after(&self, m: Move) -> Bitboard {
+        let to_bit = Bitboard::from_square(m.to());
+        if m.is_drop() {
+            self.occupied() | to_bit
+        } else {
+            (self.occupied() ^ Bitboard::from_square(m.from())) | to_bit
+        }
+    }
+
     /// Pieces of `side` attacking `sq` with occupancy `occ`.
     #[inline]
     pub fn attackers_to(&self, side: Side, sq: Square, occ: Bitboard) -> Bitboard {

@@ -75,20 +75,8 @@ impl Position {
     pub fn see_at_least(&self, m: Move, threshold: i32) -> bool {
         let to = m.to();
         let us = self.side_to_move_now();
-        let (moved_kind, mut occupied) = if m.is_drop() {
-            (m.drop_kind(), self.occupied() | Bitboard::from_square(to))
-        } else {
-            let kind = self.piece_on(m.from()).kind();
-            let placed = if m.is_promotion() {
-                kind.promoted()
-            } else {
-                kind
-            };
-            (
-                placed,
-                (self.occupied() ^ Bitboard::from_square(m.from())) | Bitboard::from_square(to),
-            )
-        };
+        let moved_kind = self.placed_kind(m);
+        let mut occupied = self.occupied_after(m);
         let mut swap = self.move_gain(m) - threshold;
         if swap < 0 {
             return false;
