@@ -45,28 +45,7 @@ impl SimdLevel {
 /// `dst[i] = src[i] + Σ add[k][i] − Σ sub[k][i]` with wrapping `i16` arithmetic. All slices have
 /// the length of `dst`, a multiple of 32.
 pub fn update(level: SimdLevel, dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
-    assert_eq!(dst.len() % 32, 0);
-    assert_eq!(src.len(), dst.len());
-    assert!(add.iter().chain(sub).all(|row| row.len() == dst.len()));
-    match level {
-        #[cfg(target_arch = "x86_64")]
-        SimdLevel::Avx512 if SimdLevel::detected() >= SimdLevel::Avx512 => {
-            // SAFETY: AVX-512F/BW support was detected at run time; lengths were checked above.
-            unsafe { x86::update_avx512(dst, src, add, sub) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        SimdLevel::Avx2 | SimdLevel::Avx512 if SimdLevel::detected() >= SimdLevel::Avx2 => {
-            // SAFETY: AVX2 support was detected at run time; lengths were checked above.
-            unsafe { x86::update_avx2(dst, src, add, sub) }
-        }
-        _ => update_scalar(dst, src, add, sub),
-    }
-}
-
-/// Scalar twin of `update` (portable code, row by row so the compiler can vectorise it).
-pub fn update_scalar(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
-    dst.copy_from_slice(src);
-    update_in_place_scalar(dst, add, sub);
+    update_rows(level, dst, src, add, sub);
 }
 
 /// `update` with the number of added and removed rows fixed at compile time (the common
@@ -79,22 +58,49 @@ pub fn update_fixed<const A: usize, const S: usize>(
     add: &[&[i16]; A],
     sub: &[&[i16]; S],
 ) {
+    update_rows(level, dst, src, add, sub);
+}
+
+/// The rows an update adds or subtracts: a slice of any length, or an array whose length the
+/// kernels then know at compile time.
+pub trait Rows<'r>: AsRef<[&'r [i16]]> {}
+impl<'r, T: AsRef<[&'r [i16]]> + ?Sized> Rows<'r> for T {}
+
+/// `update` over either kind of row set: checks the lengths and picks the kernel.
+#[inline(always)]
+fn update_rows<'r, A: Rows<'r> + ?Sized, S: Rows<'r> + ?Sized>(
+    level: SimdLevel,
+    dst: &mut [i16],
+    src: &[i16],
+    add: &A,
+    sub: &S,
+) {
     let n = dst.len();
     assert!(n.is_multiple_of(32) && src.len() == n);
-    assert!(add.iter().chain(sub).all(|row| row.len() == n));
+    assert!(add
+        .as_ref()
+        .iter()
+        .chain(sub.as_ref())
+        .all(|row| row.len() == n));
     match level {
         #[cfg(target_arch = "x86_64")]
         SimdLevel::Avx512 if SimdLevel::detected() >= SimdLevel::Avx512 => {
             // SAFETY: AVX-512F/BW support was detected at run time; lengths were checked above.
-            unsafe { x86::update_fixed_avx512(dst, src, add, sub) }
+            unsafe { x86::update_avx512(dst, src, add, sub) }
         }
         #[cfg(target_arch = "x86_64")]
         SimdLevel::Avx2 | SimdLevel::Avx512 if SimdLevel::detected() >= SimdLevel::Avx2 => {
             // SAFETY: AVX2 support was detected at run time; lengths were checked above.
-            unsafe { x86::update_fixed_avx2(dst, src, add, sub) }
+            unsafe { x86::update_avx2(dst, src, add, sub) }
         }
-        _ => update_scalar(dst, src, add, sub),
+        _ => update_scalar(dst, src, add.as_ref(), sub.as_ref()),
     }
+}
+
+/// Scalar twin of `update` (portable code, row by row so the compiler can vectorise it).
+pub fn update_scalar(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
+    dst.copy_from_slice(src);
+    update_in_place_scalar(dst, add, sub);
 }
 
 /// `acc[i] += Σ add[k][i] − Σ sub[k][i]` in place, with wrapping `i16` arithmetic (for updates
@@ -176,58 +182,22 @@ pub fn screlu_dot_half_scalar(acc: &[i16], weights: &[i16], qa: i16) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use super::Rows;
     use std::arch::x86_64::*;
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn update_avx2(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
-        for base in (0..dst.len()).step_by(16) {
+    pub(super) fn update_avx2<'r, A: Rows<'r> + ?Sized, S: Rows<'r> + ?Sized>(
+        dst: &mut [i16],
+        src: &[i16],
+        add: &A,
+        sub: &S,
+    ) {
+        let (add, sub) = (add.as_ref(), sub.as_ref());
+        let mut base = 0;
+        while base < dst.len() {
             // SAFETY: every slice has dst.len() elements (checked by the caller) and
             // base + 16 <= dst.len() because the length is a multiple of 32; loadu/storeu accept
             // any alignment.
-            unsafe {
-                let mut v = _mm256_loadu_si256(src.as_ptr().add(base) as *const __m256i);
-                for row in add {
-                    let r = _mm256_loadu_si256(row.as_ptr().add(base) as *const __m256i);
-                    v = _mm256_add_epi16(v, r);
-                }
-                for row in sub {
-                    let r = _mm256_loadu_si256(row.as_ptr().add(base) as *const __m256i);
-                    v = _mm256_sub_epi16(v, r);
-                }
-                _mm256_storeu_si256(dst.as_mut_ptr().add(base) as *mut __m256i, v);
-            }
-        }
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn update_avx512(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
-        for base in (0..dst.len()).step_by(32) {
-            // SAFETY: as in update_avx2, with 32-lane steps over a length that is a multiple of 32.
-            unsafe {
-                let mut v = _mm512_loadu_si512(src.as_ptr().add(base) as *const __m512i);
-                for row in add {
-                    let r = _mm512_loadu_si512(row.as_ptr().add(base) as *const __m512i);
-                    v = _mm512_add_epi16(v, r);
-                }
-                for row in sub {
-                    let r = _mm512_loadu_si512(row.as_ptr().add(base) as *const __m512i);
-                    v = _mm512_sub_epi16(v, r);
-                }
-                _mm512_storeu_si512(dst.as_mut_ptr().add(base) as *mut __m512i, v);
-            }
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub(super) fn update_fixed_avx2<const A: usize, const S: usize>(
-        dst: &mut [i16],
-        src: &[i16],
-        add: &[&[i16]; A],
-        sub: &[&[i16]; S],
-    ) {
-        let mut base = 0;
-        while base < dst.len() {
-            // SAFETY: as in update_avx2 (every row has dst.len() elements, a multiple of 32).
             unsafe {
                 let mut v = _mm256_loadu_si256(src.as_ptr().add(base) as *const __m256i);
                 for row in add {
@@ -245,15 +215,16 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn update_fixed_avx512<const A: usize, const S: usize>(
+    pub(super) fn update_avx512<'r, A: Rows<'r> + ?Sized, S: Rows<'r> + ?Sized>(
         dst: &mut [i16],
         src: &[i16],
-        add: &[&[i16]; A],
-        sub: &[&[i16]; S],
+        add: &A,
+        sub: &S,
     ) {
+        let (add, sub) = (add.as_ref(), sub.as_ref());
         let mut base = 0;
         while base < dst.len() {
-            // SAFETY: as in update_avx512, with 32-lane steps over a multiple of 32.
+            // SAFETY: as in update_avx2, with 32-lane steps over a length that is a multiple of 32.
             unsafe {
                 let mut v = _mm512_loadu_si512(src.as_ptr().add(base) as *const __m512i);
                 for row in add {
