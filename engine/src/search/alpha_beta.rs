@@ -111,13 +111,19 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
         }
 
-        // Static evaluation, sharpened by the table's bound when it applies.
-        let static_eval = if in_check {
+        // Static evaluation (the table keeps it raw; the search corrects it by the correction
+        // history), sharpened by the table's bound when it applies.
+        let raw_eval = if in_check {
             NO_EVAL
         } else if let Some(e) = tt_entry {
             e.static_eval
         } else {
             self.evaluate(pos)
+        };
+        let static_eval = if in_check {
+            NO_EVAL
+        } else {
+            self.corrected(pos, raw_eval, features.correction_history)
         };
         let mut eval = static_eval;
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
@@ -546,13 +552,30 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             // Only the excluded move exists: it is singular.
             return alpha;
         }
+        let bound = Bound::of_result(best, original_alpha, beta, pv_node);
+        // The correction history learns from results that say more than the static evaluation:
+        // exact ones, fail-highs above it and fail-lows below it, with a quiet best move (a
+        // capture's gain is no error of the evaluation).
+        if features.correction_history
+            && !in_check
+            && !excluded.is_some()
+            && !is_mate_value(best)
+            && (!best_move.is_some() || pos.is_quiet(best_move))
+            && match bound {
+                Bound::Exact => true,
+                Bound::Lower => best > static_eval,
+                Bound::Upper => best < static_eval,
+            }
+        {
+            self.correction
+                .update(side, pos.correction_key(), depth, best - raw_eval);
+        }
         if !(excluded.is_some() || root && self.pv_index > 0) {
-            let bound = Bound::of_result(best, original_alpha, beta, pv_node);
             shared.tt.store(
                 hash,
                 best_move.to_bits(),
                 to_tt(best, ply),
-                static_eval,
+                raw_eval,
                 depth,
                 bound,
             );
