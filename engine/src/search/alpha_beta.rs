@@ -20,6 +20,8 @@ use crate::movelist::MoveList;
 
 /// Quiet moves remembered per node for history maluses.
 const MAX_QUIETS_TRIED: usize = 64;
+/// History pruning drops quiet moves whose history is below −margin × depth.
+const HISTORY_PRUNING_MARGIN: i32 = 4096;
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     /// Principal variation search of `pos` at `ply` to `depth`, within (`alpha`, `beta`).
@@ -155,7 +157,11 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 && eval < MATE_BOUND
                 && beta > -MATE_BOUND
             {
-                return eval;
+                return if features.fail_firm_rfp {
+                    (eval + beta) / 2
+                } else {
+                    eval
+                };
             }
             // Null move: if passing still beats beta, the position is good enough.
             if features.null_move
@@ -337,6 +343,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     let late_limit = (3 + depth * depth) as usize / (2 - improving as usize);
                     if moves_searched >= late_limit {
                         skip_quiets = true;
+                        continue;
+                    }
+                    if features.history_pruning
+                        && depth <= 4
+                        && history_score < -HISTORY_PRUNING_MARGIN * depth
+                    {
                         continue;
                     }
                     if lmr_depth <= 8 && static_eval + 100 + 90 * lmr_depth <= alpha {

@@ -20,6 +20,11 @@ pub struct SearchFeatures {
     /// Static evaluations are corrected by what searches found below positions with the same
     /// structure (`correction::CorrectionHistory`).
     pub correction_history: bool,
+    /// Reverse futility returns halfway between the evaluation and beta ("fail firm") instead
+    /// of the evaluation itself.
+    pub fail_firm_rfp: bool,
+    /// Quiet moves with a very bad history are pruned at shallow depth.
+    pub history_pruning: bool,
 }
 
 impl Default for SearchFeatures {
@@ -33,13 +38,15 @@ impl Default for SearchFeatures {
             lazy_quiet_scoring: true,
             table_move_first: true,
             correction_history: true,
+            fail_firm_rfp: false,
+            history_pruning: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 10] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -48,6 +55,8 @@ impl SearchFeatures {
         "lazy_quiet_scoring",
         "table_move_first",
         "correction_history",
+        "fail_firm_rfp",
+        "history_pruning",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -60,6 +69,8 @@ impl SearchFeatures {
             "lazy_quiet_scoring" => &mut self.lazy_quiet_scoring,
             "table_move_first" => &mut self.table_move_first,
             "correction_history" => &mut self.correction_history,
+            "fail_firm_rfp" => &mut self.fail_firm_rfp,
+            "history_pruning" => &mut self.history_pruning,
             _ => return None,
         })
     }
