@@ -37,7 +37,7 @@ impl Default for SearchFeatures {
             aspiration_windows: true,
             lazy_quiet_scoring: true,
             table_move_first: true,
-            correction_history: true,
+            correction_history: false,
             fail_firm_rfp: false,
             history_pruning: false,
         }
@@ -120,10 +120,10 @@ mod tests {
     #[test]
     fn changes_turn_named_switches_on_and_off() {
         let f = SearchFeatures::default()
-            .with_changes("correction_history=off, null_move=off")
+            .with_changes("correction_history=on, null_move=off")
             .unwrap();
-        assert!(!f.correction_history && !f.null_move && f.late_move_reductions);
-        assert_eq!(f.changes(), "null_move=off,correction_history=off");
+        assert!(f.correction_history && !f.null_move && f.late_move_reductions);
+        assert_eq!(f.changes(), "null_move=off,correction_history=on");
         assert_eq!(SearchFeatures::default().changes(), "");
         assert_eq!(
             SearchFeatures::default().with_changes(""),
