@@ -300,10 +300,9 @@ fn next_valid_chunk(bytes: &[u8], from: usize) -> Option<usize> {
 /// Reads the chunk structure of a file: every valid chunk, every damaged stretch between or
 /// after them, and a torn tail. A damaged chunk does not hide the chunks after it: the scan
 /// resynchronises on the next chunk whose magic and checksum are valid, even when the damaged
-/// chunk's length field is wrong. The checksum covers payloads only, so chunk headers are
-/// checked for consistency too: a chunk whose game indices continue neither the valid chunk
-/// right before it nor the one right after it (while one of them is valid) has a damaged header
-/// and counts as damaged.
+/// chunk's length field is wrong. The checksum covers payloads only: a damaged game count shows
+/// when the payload is decoded (`decode_games`), and `datagen run` checks that the game indices
+/// of its own file's chunks follow each other before resuming.
 pub fn scan(bytes: &[u8]) -> Scan {
     enum Part {
         Chunk(ChunkInfo),
@@ -328,40 +327,6 @@ pub fn scan(bytes: &[u8]) -> Scan {
                 parts.push(Part::Damaged(offset, end - offset, error));
                 offset = end;
             }
-        }
-    }
-    // Header consistency: game indices of neighbouring valid chunks must continue each other.
-    let continues = |a: &ChunkInfo, b: &ChunkInfo| a.first_game + a.games as u64 == b.first_game;
-    let chunk_at = |i: usize| match parts.get(i) {
-        Some(Part::Chunk(c)) => Some(*c),
-        _ => None,
-    };
-    let mut inconsistent = Vec::new();
-    for i in 0..parts.len() {
-        let Some(c) = chunk_at(i) else { continue };
-        let before = i.checked_sub(1).and_then(chunk_at);
-        let after = chunk_at(i + 1);
-        let linked =
-            before.is_some_and(|b| continues(&b, &c)) || after.is_some_and(|a| continues(&c, &a));
-        if !linked && (before.is_some() || after.is_some()) {
-            inconsistent.push(i);
-        }
-    }
-    for i in inconsistent {
-        if let Some(Part::Chunk(c)) = parts.get(i) {
-            let c = *c;
-            parts[i] = Part::Damaged(
-                c.offset,
-                c.end() - c.offset,
-                ChunkError::Header {
-                    offset: c.offset,
-                    detail: format!(
-                        "games {}..{} do not continue the neighbouring chunks",
-                        c.first_game,
-                        c.first_game + c.games as u64
-                    ),
-                },
-            );
         }
     }
     let mut scan = Scan {
@@ -482,8 +447,6 @@ mod tests {
             fourth.offset + 28,                   // payload length (low byte)
             fourth.offset + 31,                   // payload length (high byte)
             fourth.offset + 2,                    // magic
-            fourth.offset + 17,                   // first game index
-            fourth.offset + 24,                   // game count
         ] {
             let mut bad = file.clone();
             bad[at] ^= 0x40;

@@ -433,8 +433,26 @@ fn resume_point(
         .collect();
     let mut chunks = Vec::new();
     let mut summary = GenerateSummary::default();
+    // A run's chunks follow each other in game order; damaged stretches in between can only
+    // have held as many games as their bytes allow. A chunk out of that order has a damaged
+    // header (the checksum covers payloads only).
+    let mut expected_game = 0u64;
+    let mut damaged_since = 0u64;
+    let mut stretches = scan.damaged.iter().peekable();
     for info in &scan.chunks {
-        let decoded = if info.game_id != game_id {
+        while let Some(d) = stretches.next_if(|d| d.offset < info.offset) {
+            damaged_since += d.len as u64;
+        }
+        let in_order = info.first_game >= expected_game
+            && info.first_game - expected_game <= damaged_since / MIN_RECORD_BYTES;
+        let decoded = if !in_order {
+            Err(format!(
+                "chunk at byte {}: damaged header (games {}..{} after game {expected_game})",
+                info.offset,
+                info.first_game,
+                info.first_game.saturating_add(info.games as u64)
+            ))
+        } else if info.game_id != game_id {
             Err(format!(
                 "chunk at byte {} holds {} games",
                 info.offset,
@@ -449,8 +467,13 @@ fn resume_point(
             Ok(records) => {
                 records.iter().for_each(|r| summary.add_game(r));
                 chunks.push(*info);
+                expected_game = info.first_game + info.games as u64;
+                damaged_since = 0;
             }
-            Err(e) => damaged.push((info.offset, info.end() - info.offset, e)),
+            Err(e) => {
+                damaged_since += (info.end() - info.offset) as u64;
+                damaged.push((info.offset, info.end() - info.offset, e));
+            }
         }
     }
     damaged.sort_by_key(|d| d.0);

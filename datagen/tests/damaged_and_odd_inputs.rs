@@ -148,6 +148,19 @@ fn a_damaged_chunk_in_the_middle_loses_no_intact_data() {
     );
     assert!(tool("verify", "chess", &data).status.success());
 
+    // A damaged header outside the checksum (chunk 4's first game index): resuming still finds
+    // it and repairs the file.
+    let mut bad_header = reference.clone();
+    bad_header[offsets[3] + 17] ^= 0x02;
+    std::fs::write(&data, &bad_header).unwrap();
+    let resumed = datagen(&run_args("chess", 320, &dir), Duration::from_secs(300));
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert_eq!(std::fs::read(&data).unwrap(), reference);
+    assert_eq!(
+        std::fs::read(dir.join("data.bin.damaged-2")).unwrap(),
+        bad_header[offsets[3]..offsets[4]].to_vec()
+    );
+
     // Damage in the length field of chunk 4: the readers still find the chunks after it.
     let mut bad_length = reference.clone();
     bad_length[offsets[3] + 30] ^= 0x01;
