@@ -2,7 +2,9 @@
 //! so the output is bit-identical whatever the thread count; games go to free threads in index
 //! order and are written in chunks of `GAMES_PER_CHUNK` games in index order as each chunk
 //! completes; a killed run restarted with the same arguments resumes after its last complete
-//! chunk. Openings are random plies from the start position or from a
+//! chunk, and one whose file has damaged chunks keeps their bytes aside, plays their games again
+//! and rebuilds the file (`resume_point`, `repair`). Openings are random plies from the start
+//! position or from a
 //! book position chosen by (seed, game index).
 
 use crate::book::{Book, BookSummary};
