@@ -8,7 +8,7 @@ use datagen::generate::{
 };
 use datagen::inspect::{print_positions, print_stats, verify_files};
 use datagen::players::DatagenGame;
-use sente::search::Searcher;
+use sente::search::{SearchFeatures, Searcher};
 use sente::selfplay::{
     run_match_with_openings, Adjudication, MatchConfig, PlayerConfig, Sprt, TimeControl,
 };
@@ -126,6 +126,13 @@ enum Command {
         /// SPRT bounds in Elo, e.g. `0,10`; the match stops once decided.
         #[arg(long)]
         sprt: Option<String>,
+        /// Search switches of the first player, changed from the defaults: `name=on|off,...`
+        /// (e.g. `correction_history=off`), so one binary measures a search technique.
+        #[arg(long, default_value = "")]
+        a_search: String,
+        /// Search switches of the second player (as `--a-search`).
+        #[arg(long, default_value = "")]
+        b_search: String,
         /// Nodes of the classical search that rejects lopsided openings before a pair is played
         /// (0: no check). Balanced openings make fewer pairs decided by the opening alone.
         #[arg(long, default_value_t = 1000)]
@@ -242,9 +249,18 @@ fn main() -> Result<()> {
             random_plies,
             book,
             sprt,
+            a_search,
+            b_search,
             verify_nodes,
             verify_margin,
         } => {
+            let search = [&a_search, &b_search].map(|changes| {
+                SearchFeatures::default()
+                    .with_changes(changes)
+                    .map_err(anyhow::Error::msg)
+            });
+            let [a_features, b_features] = search;
+            let features = [a_features?, b_features?];
             let openings = OpeningSettings {
                 seed,
                 random_plies,
@@ -265,9 +281,23 @@ fn main() -> Result<()> {
                 move_overhead_ms: move_overhead,
             };
             if game == "chess" {
-                match_for::<sente::chess::Position>(&a, &b, &limits, book, &openings, &config)
+                match_for::<sente::chess::Position>(
+                    &[a, b],
+                    features,
+                    &limits,
+                    book,
+                    &openings,
+                    &config,
+                )
             } else {
-                match_for::<sente::shogi::Position>(&a, &b, &limits, book, &openings, &config)
+                match_for::<sente::shogi::Position>(
+                    &[a, b],
+                    features,
+                    &limits,
+                    book,
+                    &openings,
+                    &config,
+                )
             }
         }
     }
@@ -281,8 +311,8 @@ struct MoveLimits {
 }
 
 fn match_for<G: DatagenGame>(
-    a: &str,
-    b: &str,
+    [a, b]: &[String; 2],
+    features: [SearchFeatures; 2],
     limits: &MoveLimits,
     book: Option<PathBuf>,
     openings: &OpeningSettings,
@@ -295,19 +325,24 @@ fn match_for<G: DatagenGame>(
         bail!("--threads must be at least 1");
     }
     let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
-    let player = |name: &str| -> Result<_> {
+    let player = |name: &str, features: SearchFeatures| -> Result<_> {
         let eval = G::load_eval(name)?;
-        Ok(match limits.tc {
+        let mut player = match limits.tc {
             Some(tc) => {
                 let mut player = PlayerConfig::with_time_control(name, eval, tc);
                 player.options.move_overhead_ms = limits.move_overhead_ms;
                 player
             }
             None => PlayerConfig::with_nodes(name, eval, limits.nodes),
-        })
+        };
+        player.features = features;
+        if features != SearchFeatures::default() {
+            player.name = format!("{name} [{}]", features.changes());
+        }
+        Ok(player)
     };
-    let first = player(a)?;
-    let second = player(b)?;
+    let first = player(a, features[0])?;
+    let second = player(b, features[1])?;
     let start = G::start_position(false);
     let source = match &book {
         Some(book) => OpeningSource::Book(book),

@@ -191,6 +191,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// Whether a null move is reasonable here (chess: the side to move has non-pawn material).
     fn null_move_allowed(&self) -> bool;
 
+    /// A hash of the position's slow-changing structure (chess: both sides' pawns; shogi: the
+    /// pawns on the board and both hands), the key of the search's correction history: static
+    /// evaluations of positions that share it tend to err the same way.
+    fn correction_key(&self) -> u64;
+
     /// The outcome when the side to move has no legal move (chess: mate or stalemate; shogi:
     /// always a loss).
     fn no_moves_outcome(&self) -> Outcome;
@@ -249,4 +254,15 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         }
         total
     }
+}
+
+/// Mixes two 64-bit words into a well-spread hash (splitmix64's finaliser).
+#[inline]
+pub fn mix_key(a: u64, b: u64) -> u64 {
+    let mut x = a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }

@@ -204,3 +204,40 @@ fn shogi_eval_is_the_same_for_the_colour_flipped_position() {
     let distinct: BTreeSet<i32> = SHOGI_STARTS.iter().map(|f| score(f)).collect();
     assert!(distinct.len() > 2, "{distinct:?}");
 }
+
+#[test]
+fn shogi_mirrored_features_are_the_features_of_the_mirrored_position() {
+    let mut compared = 0;
+    for pos in positions::<sente::shogi::Position>(SHOGI_STARTS, 2, 150, 7)
+        .iter()
+        .step_by(2)
+    {
+        let sfen = pos.to_text();
+        let mirror = mirror_shogi_sfen(&sfen);
+        if sfen == mirror {
+            continue;
+        }
+        let mirrored =
+            sente::shogi::Position::from_text(&mirror).unwrap_or_else(|e| panic!("{mirror}: {e}"));
+        for perspective in [Side::First, Side::Second] {
+            let mapped: BTreeSet<u32> = active_set(pos, perspective)
+                .iter()
+                .map(|&f| sente::shogi::Position::mirrored_feature(f).unwrap())
+                .collect();
+            assert_eq!(
+                mapped,
+                active_set(&mirrored, perspective),
+                "{sfen} / {mirror}"
+            );
+        }
+        assert_eq!(pos.output_bucket(), mirrored.output_bucket());
+        compared += 1;
+    }
+    assert!(compared > 100);
+    // Mirroring twice is the identity, and chess has no exact mirror.
+    for f in 0..<sente::shogi::Position as NnueGame>::ARCH.feature_rows() as u32 {
+        let m = sente::shogi::Position::mirrored_feature(f).unwrap();
+        assert_eq!(sente::shogi::Position::mirrored_feature(m), Some(f));
+    }
+    assert_eq!(sente::chess::Position::mirrored_feature(0), None);
+}

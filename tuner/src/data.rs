@@ -27,6 +27,9 @@ pub struct Filter {
     pub skip_noisy_move: bool,
     /// Skip positions whose |score| is at least this (mate scores).
     pub max_abs_score: i32,
+    /// Also train on each position's left-right mirror image, in games where that mirror is an
+    /// exact symmetry (`NnueGame::mirrored_feature`; shogi). Validation sets never mirror.
+    pub mirror: bool,
 }
 
 impl Default for Filter {
@@ -36,6 +39,7 @@ impl Default for Filter {
             skip_in_check: true,
             skip_noisy_move: true,
             max_abs_score: 10_000,
+            mirror: false,
         }
     }
 }
@@ -134,8 +138,16 @@ pub fn extract_game<G: NnueGame>(
         let mover = pos.side_to_move();
         let n = pos.active_features(mover, &mut stm);
         let n_other = pos.active_features(mover.flip(), &mut nstm);
-        if n == n_other {
-            out.push(&stm[..n], &nstm[..n], pos.output_bucket() as u8, target);
+        if n != n_other {
+            return;
+        }
+        let bucket = pos.output_bucket() as u8;
+        out.push(&stm[..n], &nstm[..n], bucket, target);
+        if filter.mirror && G::mirrored_feature(0).is_some() {
+            for f in stm[..n].iter_mut().chain(nstm[..n].iter_mut()) {
+                *f = G::mirrored_feature(*f).unwrap_or(*f);
+            }
+            out.push(&stm[..n], &nstm[..n], bucket, target);
         }
     });
     warn_unreplayable(replayed);
@@ -303,7 +315,11 @@ pub fn validation_set<G: NnueGame>(
     limit: usize,
 ) -> Batch {
     let refs: Vec<&GameRecord> = games.iter().collect();
-    let all = extract_games::<G>(&refs, filter, blend);
+    let filter = Filter {
+        mirror: false,
+        ..*filter
+    };
+    let all = extract_games::<G>(&refs, &filter, blend);
     if all.len() <= limit {
         return all;
     }

@@ -74,6 +74,10 @@ enum Command {
         /// quantizing).
         #[arg(long)]
         no_factors: bool,
+        /// Also train on every position's left-right mirror image (shogi, whose rules are
+        /// symmetric; refused for chess).
+        #[arg(long)]
+        mirror: bool,
     },
     /// Draw the Elo-per-generation plot (`elo.png`, `elo.svg`) of the promoted nets.
     EloPlot {
@@ -219,7 +223,11 @@ fn run() -> Result<()> {
             min_ply,
             name,
             no_factors,
+            mirror,
         } => {
+            if mirror && game == "chess" {
+                bail!("--mirror: chess has no exact left-right symmetry (castling); its features already mirror by the king's file");
+            }
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads.max(1))
                 .build_global()?;
@@ -242,6 +250,7 @@ fn run() -> Result<()> {
                 save_every,
                 filter: Filter {
                     min_ply,
+                    mirror,
                     ..Filter::default()
                 },
                 name,

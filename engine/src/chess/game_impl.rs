@@ -154,6 +154,13 @@ impl Game for Position {
         }
     }
 
+    fn correction_key(&self) -> u64 {
+        crate::game::mix_key(
+            self.pieces(Side::First, PieceKind::Pawn),
+            self.pieces(Side::Second, PieceKind::Pawn),
+        )
+    }
+
     fn null_move_allowed(&self) -> bool {
         let own = self.side_pieces(self.side);
         own & !(self.by_kind[PieceKind::Pawn.index()] | self.by_kind[PieceKind::King.index()]) != 0

@@ -129,4 +129,13 @@ pub trait NnueGame: Game {
     const FACTORS: usize;
     /// The factor (`< FACTORS`) that feature row `feature` belongs to.
     fn factor_of(feature: u32) -> u32;
+
+    /// The feature row that `feature` becomes when the position is mirrored left to right, for
+    /// games where that mirror is an exact symmetry of the rules and of the feature set (the
+    /// trainer then also learns from each position's mirror image). `None`: no such symmetry
+    /// (chess: castling rights are not symmetric; its features mirror by the king's file anyway).
+    fn mirrored_feature(feature: u32) -> Option<u32> {
+        let _ = feature;
+        None
+    }
 }

@@ -13,8 +13,9 @@
 //!   ranks nearest it) by file group, 0 = files 1–3, 1 = files 4–6, 2 = files 7–9 (from that
 //!   side's view: furibisha castles, central king, ibisha castles), and 3 = the king has left its
 //!   camp (entering-king play, a king chased up the board); the architecture's `king_buckets`
-//!   (1, 2 or 4) groups regions into buckets (`REGION_BUCKET`). No mirroring (shogi openings are
-//!   not left-right symmetric). The king key is the bucket.
+//!   (1, 2 or 4) groups regions into buckets (`REGION_BUCKET`). No mirroring in the engine
+//!   (shogi openings are not left-right symmetric), but the rules are, so the trainer also learns
+//!   from each position's mirror image (`mirrored_feature`). The king key is the bucket.
 //!
 //! Output bucket: the number of pieces in both hands, a measure of how far the game has gone
 //! (0: the opening, before the first exchange), mapped 0 → 0, 1 → 1, 2 → 2, 3–4 → 3, 5–6 → 4,
@@ -151,6 +152,32 @@ pub fn factor_of(feature: u32) -> u32 {
     (2 * SHOGI_BOARD_KINDS + colour * 7 + kind) as u32
 }
 
+/// The king bucket of each bucket's mirror image: the file groups 1–3 and 7–9 swap places.
+const MIRRORED_BUCKET: [usize; KING_BUCKETS] = {
+    let mut table = [0; KING_BUCKETS];
+    let mut region = 0;
+    while region < 4 {
+        let mirrored = if region < 3 { 2 - region } else { 3 };
+        table[REGION_BUCKET[region]] = REGION_BUCKET[mirrored];
+        region += 1;
+    }
+    table
+};
+
+/// The feature of the left–right mirror image: the board square's file `f` becomes `8 − f`
+/// (the same for both perspectives, since the 180° rotation commutes with the mirror), the king
+/// bucket's file group is mirrored, and hand features stay.
+pub const fn mirrored_feature(feature: u32) -> u32 {
+    let (bucket, index) = (feature as usize / INPUTS, feature as usize % INPUTS);
+    let index = if index < HAND_BASE {
+        let (base, sq) = (index - index % SQUARES, index % SQUARES);
+        base + (8 - sq / 9) * 9 + sq % 9
+    } else {
+        index
+    };
+    (MIRRORED_BUCKET[bucket] * INPUTS + index) as u32
+}
+
 /// Writes the active features of `perspective` into `out` and returns their number.
 pub fn active_features(pos: &Position, perspective: Side, out: &mut [u32; MAX_ACTIVE]) -> usize {
     let bucket = king_bucket(pos, perspective);
@@ -240,6 +267,11 @@ impl NnueGame for Position {
     #[inline]
     fn factor_of(feature: u32) -> u32 {
         factor_of(feature)
+    }
+
+    /// Shogi's rules are symmetric left to right (no castling, drops anywhere legal).
+    fn mirrored_feature(feature: u32) -> Option<u32> {
+        Some(mirrored_feature(feature))
     }
     type Snapshot = ShogiSnapshot;
     type Classical = ClassicalEval;

@@ -147,6 +147,9 @@ impl Game for Pile {
     fn null_move_allowed(&self) -> bool {
         false
     }
+    fn correction_key(&self) -> u64 {
+        0
+    }
     fn no_moves_outcome(&self) -> Outcome {
         Outcome {
             result: GameResult::Loss,

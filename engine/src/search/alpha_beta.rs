@@ -20,6 +20,8 @@ use crate::movelist::MoveList;
 
 /// Quiet moves remembered per node for history maluses.
 const MAX_QUIETS_TRIED: usize = 64;
+/// History pruning drops quiet moves whose history is below −margin × depth.
+const HISTORY_PRUNING_MARGIN: i32 = 4096;
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     /// Principal variation search of `pos` at `ply` to `depth`, within (`alpha`, `beta`).
@@ -111,13 +113,19 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
         }
 
-        // Static evaluation, sharpened by the table's bound when it applies.
-        let static_eval = if in_check {
+        // Static evaluation (the table keeps it raw; the search corrects it by the correction
+        // history), sharpened by the table's bound when it applies.
+        let raw_eval = if in_check {
             NO_EVAL
         } else if let Some(e) = tt_entry {
             e.static_eval
         } else {
             self.evaluate(pos)
+        };
+        let static_eval = if in_check {
+            NO_EVAL
+        } else {
+            self.corrected(pos, raw_eval, features.correction_history)
         };
         let mut eval = static_eval;
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
@@ -149,7 +157,11 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 && eval < MATE_BOUND
                 && beta > -MATE_BOUND
             {
-                return eval;
+                return if features.fail_firm_rfp {
+                    (eval + beta) / 2
+                } else {
+                    eval
+                };
             }
             // Null move: if passing still beats beta, the position is good enough.
             if features.null_move
@@ -331,6 +343,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     let late_limit = (3 + depth * depth) as usize / (2 - improving as usize);
                     if moves_searched >= late_limit {
                         skip_quiets = true;
+                        continue;
+                    }
+                    if features.history_pruning
+                        && depth <= 4
+                        && history_score < -HISTORY_PRUNING_MARGIN * depth
+                    {
                         continue;
                     }
                     if lmr_depth <= 8 && static_eval + 100 + 90 * lmr_depth <= alpha {
@@ -546,13 +564,30 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             // Only the excluded move exists: it is singular.
             return alpha;
         }
+        let bound = Bound::of_result(best, original_alpha, beta, pv_node);
+        // The correction history learns from results that say more than the static evaluation:
+        // exact ones, fail-highs above it and fail-lows below it, with a quiet best move (a
+        // capture's gain is no error of the evaluation).
+        if features.correction_history
+            && !in_check
+            && !excluded.is_some()
+            && !is_mate_value(best)
+            && (!best_move.is_some() || pos.is_quiet(best_move))
+            && match bound {
+                Bound::Exact => true,
+                Bound::Lower => best > static_eval,
+                Bound::Upper => best < static_eval,
+            }
+        {
+            self.correction
+                .update(side, pos.correction_key(), depth, best - raw_eval);
+        }
         if !(excluded.is_some() || root && self.pv_index > 0) {
-            let bound = Bound::of_result(best, original_alpha, beta, pv_node);
             shared.tt.store(
                 hash,
                 best_move.to_bits(),
                 to_tt(best, ply),
-                static_eval,
+                raw_eval,
                 depth,
                 bound,
             );

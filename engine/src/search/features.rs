@@ -17,6 +17,14 @@ pub struct SearchFeatures {
     /// quiet scoring only). The tree searched is the same; a cutoff by the table move saves the
     /// generation and scoring of the rest.
     pub table_move_first: bool,
+    /// Static evaluations are corrected by what searches found below positions with the same
+    /// structure (`correction::CorrectionHistory`).
+    pub correction_history: bool,
+    /// Reverse futility returns halfway between the evaluation and beta ("fail firm") instead
+    /// of the evaluation itself.
+    pub fail_firm_rfp: bool,
+    /// Quiet moves with a very bad history are pruned at shallow depth.
+    pub history_pruning: bool,
 }
 
 impl Default for SearchFeatures {
@@ -29,6 +37,114 @@ impl Default for SearchFeatures {
             aspiration_windows: true,
             lazy_quiet_scoring: true,
             table_move_first: true,
+            correction_history: true,
+            fail_firm_rfp: false,
+            history_pruning: false,
         }
+    }
+}
+
+impl SearchFeatures {
+    /// The switches' names, as `with_changes` takes them.
+    pub const NAMES: [&'static str; 10] = [
+        "null_move",
+        "late_move_reductions",
+        "forward_pruning",
+        "singular_extensions",
+        "aspiration_windows",
+        "lazy_quiet_scoring",
+        "table_move_first",
+        "correction_history",
+        "fail_firm_rfp",
+        "history_pruning",
+    ];
+
+    fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "null_move" => &mut self.null_move,
+            "late_move_reductions" => &mut self.late_move_reductions,
+            "forward_pruning" => &mut self.forward_pruning,
+            "singular_extensions" => &mut self.singular_extensions,
+            "aspiration_windows" => &mut self.aspiration_windows,
+            "lazy_quiet_scoring" => &mut self.lazy_quiet_scoring,
+            "table_move_first" => &mut self.table_move_first,
+            "correction_history" => &mut self.correction_history,
+            "fail_firm_rfp" => &mut self.fail_firm_rfp,
+            "history_pruning" => &mut self.history_pruning,
+            _ => return None,
+        })
+    }
+
+    /// The switches that differ from the defaults, as `with_changes` takes them (empty for
+    /// the defaults).
+    pub fn changes(&self) -> String {
+        let (mut this, mut default) = (*self, Self::default());
+        Self::NAMES
+            .iter()
+            .filter_map(|name| {
+                let value = *this.switch(name)?;
+                (value != *default.switch(name)?)
+                    .then(|| format!("{name}={}", if value { "on" } else { "off" }))
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// These switches changed by a comma-separated list of `name=on|off` (e.g.
+    /// `correction_history=off,null_move=off`); an empty list changes nothing.
+    pub fn with_changes(mut self, changes: &str) -> Result<Self, String> {
+        for change in changes.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+            let (name, value) = change
+                .split_once('=')
+                .ok_or_else(|| format!("`{change}`: expected name=on or name=off"))?;
+            let value = match value {
+                "on" | "true" | "1" => true,
+                "off" | "false" | "0" => false,
+                _ => return Err(format!("`{change}`: the value must be on or off")),
+            };
+            *self.switch(name).ok_or_else(|| {
+                format!(
+                    "unknown search feature `{name}` (known: {})",
+                    Self::NAMES.join(", ")
+                )
+            })? = value;
+        }
+        Ok(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_turn_named_switches_on_and_off() {
+        let f = SearchFeatures::default()
+            .with_changes("correction_history=off, null_move=off")
+            .unwrap();
+        assert!(!f.correction_history && !f.null_move && f.late_move_reductions);
+        assert_eq!(f.changes(), "null_move=off,correction_history=off");
+        assert_eq!(SearchFeatures::default().changes(), "");
+        assert_eq!(
+            SearchFeatures::default().with_changes(""),
+            Ok(SearchFeatures::default())
+        );
+        let mut all_off = SearchFeatures::default();
+        for name in SearchFeatures::NAMES {
+            all_off = all_off.with_changes(&format!("{name}=off")).unwrap();
+        }
+        assert!(
+            all_off
+                .with_changes("table_move_first=on")
+                .unwrap()
+                .table_move_first
+        );
+        assert!(SearchFeatures::default()
+            .with_changes("razoring=off")
+            .is_err());
+        assert!(SearchFeatures::default().with_changes("null_move").is_err());
+        assert!(SearchFeatures::default()
+            .with_changes("null_move=maybe")
+            .is_err());
     }
 }

@@ -54,16 +54,20 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
         }
 
+        // The table keeps raw evaluations; the search works with corrected ones.
+        let raw_eval;
         let static_eval;
         let mut best;
         if in_check {
+            raw_eval = NO_EVAL;
             static_eval = NO_EVAL;
             best = -INFINITE;
         } else {
-            static_eval = match tt_entry {
+            raw_eval = match tt_entry {
                 Some(e) => e.static_eval,
                 None => self.evaluate(pos),
             };
+            static_eval = self.corrected(pos, raw_eval, shared.features.correction_history);
             best = static_eval;
             if let (Some(e), Some(v)) = (tt_entry, tt_value) {
                 let sharper = match e.bound {
@@ -79,7 +83,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 if tt_entry.is_none() {
                     shared
                         .tt
-                        .store(hash, 0, to_tt(best, ply), static_eval, -1, Bound::Lower);
+                        .store(hash, 0, to_tt(best, ply), raw_eval, -1, Bound::Lower);
                 }
                 return best;
             }
@@ -147,7 +151,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             hash,
             best_move.to_bits(),
             to_tt(best, ply),
-            static_eval,
+            raw_eval,
             0,
             bound,
         );

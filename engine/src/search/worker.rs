@@ -3,6 +3,7 @@
 //! at construction; the node recursion allocates nothing. Lazy SMP runs several workers on one
 //! shared table; the main one reports progress and watches the clock.
 
+use super::correction::CorrectionHistory;
 use super::features::SearchFeatures;
 use super::history::{HistoryTables, PieceTo};
 use super::pv::legal_prefix;
@@ -103,6 +104,7 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
     pub id: usize,
     pub evaluator: E,
     pub(super) history: HistoryTables<G>,
+    pub(super) correction: CorrectionHistory,
     pub(super) stack: Vec<PlyState<G::Move>>,
     pub(super) pv: Vec<G::Move>,
     pub(super) pv_len: Vec<usize>,
@@ -147,6 +149,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             id,
             evaluator,
             history: HistoryTables::new(MAX_PLY),
+            correction: CorrectionHistory::default(),
             stack: vec![
                 PlyState {
                     static_eval: NO_EVAL,
@@ -178,6 +181,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     /// Forgets all learned move-ordering statistics.
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
     }
 
     pub fn nodes(&self) -> u64 {
@@ -417,6 +421,17 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         self.evaluator
             .evaluate(pos)
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// A raw static evaluation corrected by the correction history (when enabled).
+    pub(super) fn corrected(&self, pos: &G, raw: i32, enabled: bool) -> i32 {
+        if !enabled {
+            return raw;
+        }
+        let correction = self
+            .correction
+            .correction(pos.side_to_move(), pos.correction_key());
+        (raw + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     pub(super) fn previous_piece_to(&self, ply: usize) -> [Option<PieceTo>; 2] {

@@ -4,7 +4,7 @@ use super::delta::ShogiDelta;
 use super::moves::Move;
 use super::position::Position;
 use super::sfen::{SfenError, STARTPOS_SFEN};
-use super::types::{KINDS, SQUARES};
+use super::types::{PieceKind, KINDS, SQUARES};
 use super::ShogiMoves;
 use crate::game::{EndReason, Game, GameResult, HistoryEntry, MoveParseError, Outcome, Side};
 
@@ -141,6 +141,24 @@ impl Game for Position {
                 0
             }
         }
+    }
+
+    fn correction_key(&self) -> u64 {
+        let pawns = |side| self.pieces(side, PieceKind::Pawn).0;
+        let (first, second) = (pawns(Side::First), pawns(Side::Second));
+        let hands = |side| {
+            u64::from_le_bytes({
+                let mut bytes = [0u8; 8];
+                bytes[..7].copy_from_slice(&self.hand(side).0);
+                bytes
+            })
+        };
+        crate::game::mix_key(
+            first as u64 ^ (second as u64).rotate_left(32) ^ hands(Side::First),
+            (first >> 64) as u64
+                ^ ((second >> 64) as u64).rotate_left(32)
+                ^ hands(Side::Second).rotate_left(8),
+        )
     }
 
     fn null_move_allowed(&self) -> bool {

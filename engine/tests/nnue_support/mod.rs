@@ -212,3 +212,30 @@ pub fn flip_shogi_sfen(sfen: &str) -> String {
         fields.get(3).unwrap_or(&"1")
     )
 }
+
+/// The left-right mirror image of a shogi SFEN (each rank read backwards; hands and side kept).
+pub fn mirror_shogi_sfen(sfen: &str) -> String {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    let rows: Vec<String> = fields[0]
+        .split('/')
+        .map(|row| {
+            let mut tokens: Vec<String> = Vec::new();
+            let mut pending_plus = false;
+            for c in row.chars() {
+                if c == '+' {
+                    pending_plus = true;
+                } else if c.is_ascii_digit() || !pending_plus {
+                    tokens.push(c.to_string());
+                } else {
+                    tokens.push(format!("+{c}"));
+                    pending_plus = false;
+                }
+            }
+            tokens.reverse();
+            tokens.concat()
+        })
+        .collect();
+    let mut out = vec![rows.join("/")];
+    out.extend(fields[1..].iter().map(|f| f.to_string()));
+    out.join(" ")
+}

@@ -214,6 +214,10 @@ impl Game for TicTacToe {
     fn moved_piece_slot(&self, _: Cell) -> usize {
         self.side.index()
     }
+    fn correction_key(&self) -> u64 {
+        0
+    }
+
     fn null_move_allowed(&self) -> bool {
         false
     }

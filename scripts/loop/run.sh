@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The network loop of one game, run for days: generation after generation of
+#   generate (self-play with the current best net, into the game's data pool)
+#   → train (on the whole pool) → SPRT against the current best → promote or generate more.
+# Everything lives in $SENTE_DATA/$GAME (default ~/sente-data); the repository is never touched
+# (scripts/loop/publish.sh copies promoted nets into nets/). Kill it at any moment and start it
+# again with the same command: every step resumes or restarts from its last complete state.
+#
+#   scripts/loop/run.sh install            # copy target/release binaries to $SENTE_DATA/bin
+#   GAME=chess nohup nice -n 10 scripts/loop/run.sh > ~/sente-data/chess/loop.log 2>&1 &
+#
+# Settings (environment): NODES per move (2500), POSITIONS of new data per attempt (3000000),
+# GEN_THREADS for datagen (1), THREADS for training and matches (2), SUPERBATCHES / BATCHES /
+# BATCH / LR / WDL / VAL_EVERY / TRAIN_FLAGS for the trainer, MATCH_PAIRS / MATCH_NODES / SPRT for
+# the promotion match, MAX_GEN to stop after a generation.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+SENTE_DATA="${SENTE_DATA:-$HOME/sente-data}"
+BIN="$SENTE_DATA/bin"
+
+if [ "${1:-}" = install ]; then
+    (cd "$ROOT" && cargo build --release -q -p sente -p datagen -p tuner)
+    mkdir -p "$BIN"
+    for tool in sente datagen tuner; do
+        cp "$ROOT/target/release/$tool" "$BIN/$tool.tmp" && mv "$BIN/$tool.tmp" "$BIN/$tool"
+    done
+    echo "installed $(cd "$ROOT" && git rev-parse --short HEAD) binaries in $BIN"
+    exit 0
+fi
+
+GAME="${GAME:?set GAME=chess or GAME=shogi}"
+NODES="${NODES:-2500}"
+POSITIONS="${POSITIONS:-3000000}"
+GEN_THREADS="${GEN_THREADS:-1}"
+THREADS="${THREADS:-2}"
+SUPERBATCHES="${SUPERBATCHES:-30}"
+BATCHES="${BATCHES:-50}"
+BATCH="${BATCH:-16384}"
+LR="${LR:-cosine:0.001:0.00003}"
+WDL="${WDL:-0.0}"
+VAL_EVERY="${VAL_EVERY:-20}"
+TRAIN_FLAGS="${TRAIN_FLAGS:-}"
+MATCH_PAIRS="${MATCH_PAIRS:-400}"
+MATCH_NODES="${MATCH_NODES:-5000}"
+SPRT="${SPRT:-0,10}"
+MAX_GEN="${MAX_GEN:-1000}"
+
+[ -x "$BIN/datagen" ] || { echo "no binaries in $BIN: run scripts/loop/run.sh install" >&2; exit 1; }
+cd "$SENTE_DATA"
+mkdir -p "$GAME/pool" "$GAME/nets"
+log() { echo "$(date -u '+%F %T') $GAME: $*"; }
+
+# The current best: "<generation> <net path relative to $SENTE_DATA>", seeded from the repo's
+# embedded default (generation 1) on the first start.
+BEST_FILE="$GAME/best.txt"
+if [ ! -f "$BEST_FILE" ]; then
+    HASH="$(sha256sum "$ROOT/nets/$GAME-default.nnue" | cut -c1-12)"
+    cp "$ROOT/nets/$GAME-default.nnue" "$GAME/nets/$GAME-$HASH.nnue"
+    echo "1 $GAME/nets/$GAME-$HASH.nnue" > "$BEST_FILE"
+fi
+
+while true; do
+    read -r BEST_GEN BEST < "$BEST_FILE"
+    GEN=$((BEST_GEN + 1))
+    [ "$GEN" -le "$MAX_GEN" ] || { log "MAX_GEN $MAX_GEN reached"; exit 0; }
+    # Attempt A of generation GEN: its data run, training and match. A failed SPRT starts the next
+    # attempt, which adds more data with the same evaluator; the pool keeps everything.
+    A=1
+    while [ -f "$GAME/gen$GEN/a$A/rejected" ]; do A=$((A + 1)); done
+    W="$GAME/gen$GEN/a$A"
+    SEED=$((GEN * 10 + A))
+    RUN="$GAME/pool/gen$GEN-n$NODES-s$SEED"
+    mkdir -p "$W"
+
+    if [ ! -f "$W/generated" ]; then
+        log "gen $GEN attempt $A: generating $POSITIONS positions at $NODES nodes with $BEST -> $RUN"
+        "$BIN/datagen" run --game "$GAME" --positions "$POSITIONS" --nodes "$NODES" \
+            --threads "$GEN_THREADS" --seed "$SEED" --net "$BEST" --out "$RUN" >> "$W/datagen.log" 2>&1
+        "$BIN/datagen" verify "$RUN/data.bin" > "$W/verify.txt" 2>&1
+        touch "$W/generated"
+    fi
+
+    NET="$W/train/$GAME-gen$GEN.nnue"
+    if [ ! -f "$W/trained" ]; then
+        # The training set is fixed when an attempt first trains (a resumed run must see the same
+        # files): every complete data run of the pool.
+        [ -f "$W/data.txt" ] || ls "$GAME"/pool/*/data.bin > "$W/data.txt"
+        mapfile -t DATA < "$W/data.txt"
+        log "gen $GEN attempt $A: training on ${#DATA[@]} data files"
+        # shellcheck disable=SC2086
+        "$BIN/tuner" train --game "$GAME" --data "${DATA[@]}" --superbatches "$SUPERBATCHES" \
+            --batches "$BATCHES" --batch "$BATCH" --lr "$LR" --wdl "$WDL" --val-every "$VAL_EVERY" \
+            --threads "$THREADS" --seed "$SEED" --name "$GAME-gen$GEN" --out "$W/train" $TRAIN_FLAGS \
+            >> "$W/train.log" 2>&1
+        "$BIN/datagen" stats --game "$GAME" "${DATA[@]}" > "$W/data-stats.txt" 2>&1
+        touch "$W/trained"
+    fi
+
+    if [ ! -f "$W/match.txt" ]; then
+        log "gen $GEN attempt $A: SPRT [$SPRT] of $NET against $BEST"
+        "$BIN/datagen" match --game "$GAME" --a "$NET" --b "$BEST" --pairs "$MATCH_PAIRS" \
+            --nodes "$MATCH_NODES" --threads "$THREADS" --seed "$((SEED + 1000))" --sprt "$SPRT" \
+            > "$W/match.tmp" 2>&1
+        mv "$W/match.tmp" "$W/match.txt"
+    fi
+    log "gen $GEN attempt $A: $(grep -E "Elo" "$W/match.txt" | head -1)"
+
+    if grep -q "H1" "$W/match.txt"; then
+        HASH="$(sha256sum "$NET" | cut -c1-12)"
+        NAME="$GAME-$HASH.nnue"
+        cp "$NET" "$GAME/nets/$NAME"
+        POS="$(grep -oE "[0-9]+ scored positions" "$W/data-stats.txt" | cut -d' ' -f1)"
+        GAMES_DONE="$(grep -oE "data: [0-9]+ games" "$W/data-stats.txt" | cut -d' ' -f2)"
+        RESULT="$(grep -E "Elo" "$W/match.txt" | head -1 | tr -s ' ' | tr '|' '/'), $(grep -oE "[0-9]+ games" "$W/match.txt" | head -1), SPRT [$SPRT] $(grep -oE "LLR [-0-9.]+" "$W/match.txt" | head -1) H1"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$GAME" "$NAME" "$GAME-$(sha256sum "$BEST" | cut -c1-12).nnue" \
+            "$GAMES_DONE" "$POS" "$NODES" "pool:$(wc -l < "$W/data.txt") runs" \
+            "sb=$SUPERBATCHES x $BATCHES x $BATCH lr=$LR wdl=$WDL $TRAIN_FLAGS" "$RESULT" \
+            "$(date -u +%F)" >> "$GAME/promotions.tsv"
+        echo "$GEN $GAME/nets/$NAME" > "$BEST_FILE.tmp" && mv "$BEST_FILE.tmp" "$BEST_FILE"
+        log "gen $GEN promoted: $NAME (publish it with scripts/loop/publish.sh)"
+    else
+        touch "$W/rejected"
+        log "gen $GEN attempt $A rejected; generating more data with the same net"
+    fi
+done

@@ -1,0 +1,104 @@
+//! Shogi's left-right mirror augmentation: with `Filter::mirror`, every training position is
+//! followed by its mirror image (same target and output bucket, features mapped by
+//! `NnueGame::mirrored_feature`), and games without an exact mirror (chess) are unchanged.
+
+use datagen::generate::{generate, GenerateConfig};
+use datagen::players::{load_eval, DatagenGame};
+use sente::nnue::NnueGame;
+use sente::selfplay::Adjudication;
+use tuner::batch::Batch;
+use tuner::data::{extract_game, load_games, validation_set, Filter, TargetBlend};
+
+fn data<G: DatagenGame>(game: &str) -> Vec<datagen::format::GameRecord> {
+    let dir = std::env::temp_dir().join(format!("sente-mirror-{game}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config = GenerateConfig {
+        game: game.into(),
+        games: Some(6),
+        positions: None,
+        nodes: 200,
+        seed: 3,
+        random_plies: 8,
+        verify_nodes: 0,
+        verify_margin: 300,
+        adjudication: Adjudication::default(),
+        evaluator: "classical".into(),
+        dfrc: false,
+    };
+    let eval = load_eval::<G>("classical").unwrap();
+    generate::<G, _>(&eval, &config, 1, &dir).unwrap();
+    let games = load_games(&[dir.join("data.bin")]).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    games
+}
+
+fn extract<G: NnueGame>(games: &[datagen::format::GameRecord], mirror: bool) -> Batch {
+    let filter = Filter {
+        mirror,
+        ..Filter::default()
+    };
+    let blend = TargetBlend {
+        lambda: 0.0,
+        eval_scale: 400.0,
+    };
+    let mut out = Batch::new();
+    for record in games {
+        extract_game::<G>(record, &filter, &blend, &mut out);
+    }
+    out
+}
+
+#[test]
+fn shogi_positions_are_followed_by_their_mirror_images() {
+    type P = sente::shogi::Position;
+    let games = data::<P>("shogi");
+    let plain = extract::<P>(&games, false);
+    let mirrored = extract::<P>(&games, true);
+    assert!(plain.len() > 100, "{} positions", plain.len());
+    assert_eq!(mirrored.len(), 2 * plain.len());
+    let mut differing = 0;
+    for i in 0..plain.len() {
+        let (stm, nstm) = plain.features(i);
+        let (a_stm, a_nstm) = mirrored.features(2 * i);
+        assert_eq!((stm, nstm), (a_stm, a_nstm));
+        let (m_stm, m_nstm) = mirrored.features(2 * i + 1);
+        let map = |fs: &[u32]| -> Vec<u32> {
+            fs.iter()
+                .map(|&f| P::mirrored_feature(f).unwrap())
+                .collect()
+        };
+        assert_eq!(map(stm), m_stm);
+        assert_eq!(map(nstm), m_nstm);
+        differing += usize::from(stm != m_stm);
+        for copy in [2 * i, 2 * i + 1] {
+            assert_eq!(mirrored.target[copy], plain.target[i]);
+            assert_eq!(mirrored.bucket[copy], plain.bucket[i]);
+        }
+    }
+    assert!(
+        differing > plain.len() / 2,
+        "mirror images differ from the positions"
+    );
+    // Validation sets are never mirrored.
+    let filter = Filter {
+        mirror: true,
+        ..Filter::default()
+    };
+    let blend = TargetBlend {
+        lambda: 0.0,
+        eval_scale: 400.0,
+    };
+    assert_eq!(
+        validation_set::<P>(&games, &filter, &blend, usize::MAX).len(),
+        plain.len()
+    );
+}
+
+#[test]
+fn chess_has_no_mirror_augmentation() {
+    type P = sente::chess::Position;
+    let games = data::<P>("chess");
+    let plain = extract::<P>(&games, false);
+    assert!(!plain.is_empty());
+    assert_eq!(extract::<P>(&games, true).len(), plain.len());
+}
