@@ -48,6 +48,13 @@ pub struct BookSummary {
 impl<G: Game> Book<G> {
     /// Reads and checks a book file.
     pub fn load(path: &Path) -> Result<Self, BookError> {
+        // A device or FIFO given as the book would be read forever (or block).
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(BookError::Io {
+                path: path.display().to_string(),
+                source: std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"),
+            });
+        }
         let text = std::fs::read_to_string(path).map_err(|source| BookError::Io {
             path: path.display().to_string(),
             source,

@@ -1,7 +1,8 @@
 //! Training data on disk: a file is a sequence of chunks, each a 40-byte header (magic, version,
 //! game, index of its first game, game count, payload length, checksum) followed by a `bincode`
 //! payload of game records. Chunks are appended whole and synced, so a killed writer leaves at
-//! most one torn chunk at the end, which `scan` detects and `truncate_torn_tail` removes.
+//! most one torn chunk at the end; `scan` tells that torn tail apart from damaged chunks, and
+//! resynchronises past damage so that no later intact chunk is lost.
 //! See `docs/data-format.md`.
 
 use bincode::{Decode, Encode};
@@ -83,7 +84,7 @@ pub enum RecordError {
 }
 
 /// A damaged data file.
-#[derive(Debug, Error, PartialEq, Eq)]
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum ChunkError {
     #[error("chunk at byte {offset}: bad magic")]
     BadMagic { offset: usize },
@@ -95,6 +96,8 @@ pub enum ChunkError {
     Checksum { offset: usize },
     #[error("chunk at byte {offset}: undecodable payload ({detail})")]
     Decode { offset: usize, detail: String },
+    #[error("chunk at byte {offset}: damaged header ({detail})")]
+    Header { offset: usize, detail: String },
     #[error("chunk at byte {offset}: game id {found}, expected {expected}")]
     WrongGame {
         offset: usize,
@@ -198,27 +201,169 @@ pub fn decode_games(info: &ChunkInfo, payload: &[u8]) -> Result<Vec<GameRecord>,
     Ok(games)
 }
 
-/// The valid chunks of a file, in order, and the first error after them (a torn tail after a
-/// kill, or damage).
-pub fn scan(bytes: &[u8]) -> (Vec<ChunkInfo>, Option<ChunkError>) {
-    let mut chunks = Vec::new();
+/// A stretch of a file that holds no valid chunk: a damaged chunk (or several adjacent ones).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Damage {
+    /// Byte offset of the stretch.
+    pub offset: usize,
+    /// Its length in bytes.
+    pub len: usize,
+    /// Number of the chunk it replaces in file order (valid chunks and damaged stretches each
+    /// count as one), from 1.
+    pub chunk: usize,
+    /// Why the bytes at `offset` are not a valid chunk.
+    pub error: ChunkError,
+}
+
+impl Damage {
+    pub fn end(&self) -> usize {
+        self.offset + self.len
+    }
+}
+
+impl std::fmt::Display for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "chunk {} (bytes {}..{}) is damaged: {}",
+            self.chunk,
+            self.offset,
+            self.end(),
+            self.error
+        )
+    }
+}
+
+/// What `scan` found in a file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scan {
+    /// The valid chunks, in file order.
+    pub chunks: Vec<ChunkInfo>,
+    /// Damaged stretches in the middle or at the end, in file order (each followed by a valid
+    /// chunk, or by the end of the file when it is not a mere torn tail).
+    pub damaged: Vec<Damage>,
+    /// A torn tail: an incomplete chunk at the very end (a valid header, or a prefix of one,
+    /// whose payload runs past the end of the file), as a writer killed mid-append leaves.
+    /// Its offset and the error.
+    pub torn_tail: Option<(usize, ChunkError)>,
+}
+
+impl Scan {
+    /// The offset up to which the file holds valid chunks or damage (the torn tail excluded).
+    pub fn end_before_torn_tail(&self, file_len: usize) -> usize {
+        self.torn_tail
+            .as_ref()
+            .map_or(file_len, |(offset, _)| *offset)
+    }
+}
+
+/// Whether the bytes from `offset` to the end are an incomplete chunk: a prefix of a header, or
+/// a well-formed header whose payload runs past the end of the file.
+fn is_torn_tail(bytes: &[u8], offset: usize) -> bool {
+    let rest = &bytes[offset..];
+    if rest.len() < CHUNK_HEADER_LEN {
+        let n = rest.len().min(MAGIC.len());
+        return rest[..n] == MAGIC[..n] && (rest.len() < 12 || read_u32(rest, 8) == FORMAT_VERSION);
+    }
+    rest[0..8] == MAGIC
+        && read_u32(rest, 8) == FORMAT_VERSION
+        && CHUNK_HEADER_LEN + read_u32(rest, 28) as usize > rest.len()
+}
+
+/// A chunk that parses, passes its checksum and names a known game.
+fn valid_chunk(bytes: &[u8], offset: usize) -> Result<ChunkInfo, ChunkError> {
+    let (info, _) = parse_chunk(bytes, offset)?;
+    if info.game_id != GAME_CHESS && info.game_id != GAME_SHOGI {
+        return Err(ChunkError::Decode {
+            offset,
+            detail: format!("unknown game id {}", info.game_id),
+        });
+    }
+    Ok(info)
+}
+
+/// The next offset after `from` at which a valid chunk starts (found by its magic and checked by
+/// its checksum), if any.
+fn next_valid_chunk(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    while at + MAGIC.len() <= bytes.len() {
+        let found = bytes[at..].windows(MAGIC.len()).position(|w| w == MAGIC)?;
+        at += found;
+        if valid_chunk(bytes, at).is_ok() {
+            return Some(at);
+        }
+        at += 1;
+    }
+    None
+}
+
+/// Reads the chunk structure of a file: every valid chunk, every damaged stretch between or
+/// after them, and a torn tail. A damaged chunk does not hide the chunks after it: the scan
+/// resynchronises on the next chunk whose magic and checksum are valid, even when the damaged
+/// chunk's length field is wrong. The checksum covers payloads only: a damaged game count shows
+/// when the payload is decoded (`decode_games`), and `datagen run` checks that the game indices
+/// of its own file's chunks follow each other before resuming.
+pub fn scan(bytes: &[u8]) -> Scan {
+    enum Part {
+        Chunk(ChunkInfo),
+        Damaged(usize, usize, ChunkError),
+    }
+    let mut parts = Vec::new();
+    let mut torn_tail = None;
     let mut offset = 0;
     while offset < bytes.len() {
-        match parse_chunk(bytes, offset) {
-            Ok((info, _)) => {
+        match valid_chunk(bytes, offset) {
+            Ok(info) => {
                 offset = info.end();
-                chunks.push(info);
+                parts.push(Part::Chunk(info));
             }
-            Err(e) => return (chunks, Some(e)),
+            Err(error) => {
+                let next = next_valid_chunk(bytes, offset + 1);
+                if next.is_none() && is_torn_tail(bytes, offset) {
+                    torn_tail = Some((offset, error));
+                    break;
+                }
+                let end = next.unwrap_or(bytes.len());
+                parts.push(Part::Damaged(offset, end - offset, error));
+                offset = end;
+            }
         }
     }
-    (chunks, None)
+    let mut scan = Scan {
+        torn_tail,
+        ..Scan::default()
+    };
+    for (number, part) in parts.into_iter().enumerate() {
+        match part {
+            Part::Chunk(info) => scan.chunks.push(info),
+            Part::Damaged(offset, len, error) => match scan.damaged.last_mut() {
+                // Adjacent damaged stretches merge (one resynchronisation point after them).
+                Some(last) if last.end() == offset => last.len += len,
+                _ => scan.damaged.push(Damage {
+                    offset,
+                    len,
+                    chunk: number + 1,
+                    error,
+                }),
+            },
+        }
+    }
+    scan
 }
 
 /// Appends a chunk to `file` and syncs it to disk.
 pub fn append_chunk(file: &mut std::fs::File, chunk: &[u8]) -> std::io::Result<()> {
     file.write_all(chunk)?;
     file.sync_data()
+}
+
+/// The name of a game id (`chess`, `shogi`), for messages.
+pub fn game_name(id: u32) -> String {
+    match id {
+        GAME_CHESS => "chess".to_string(),
+        GAME_SHOGI => "shogi".to_string(),
+        other => format!("unknown game {other}"),
+    }
 }
 
 /// The game id of a `Game` type, for chunk headers.
@@ -243,34 +388,91 @@ mod tests {
         }
     }
 
+    fn file_of(chunks: usize) -> (Vec<u8>, Vec<GameRecord>) {
+        let games: Vec<GameRecord> = (0..3 * chunks as u16).map(record).collect();
+        let mut file = Vec::new();
+        for (i, part) in games.chunks(3).enumerate() {
+            file.extend_from_slice(&encode_chunk(GAME_CHESS, 3 * i as u64, part));
+        }
+        (file, games)
+    }
+
     #[test]
     fn chunks_round_trip_and_a_torn_tail_is_detected() {
         let games: Vec<GameRecord> = (0..5).map(record).collect();
         let mut file = encode_chunk(GAME_CHESS, 0, &games[..3]);
         let second = encode_chunk(GAME_CHESS, 3, &games[3..]);
         file.extend_from_slice(&second);
-        let (chunks, err) = scan(&file);
-        assert_eq!(err, None);
+        let scan_all = scan(&file);
+        assert_eq!(scan_all.damaged, vec![]);
+        assert_eq!(scan_all.torn_tail, None);
+        let chunks = scan_all.chunks;
         assert_eq!(chunks.len(), 2);
         assert_eq!(chunks[1].first_game, 3);
         let (info, payload) = parse_chunk(&file, chunks[1].offset).unwrap();
         assert_eq!(decode_games(&info, payload).unwrap(), games[3..].to_vec());
 
         let torn = &file[..file.len() - 3];
-        let (chunks, err) = scan(torn);
-        assert_eq!(chunks.len(), 1);
+        let found = scan(torn);
+        assert_eq!(found.chunks.len(), 1);
+        assert!(found.damaged.is_empty());
         assert_eq!(
-            err,
-            Some(ChunkError::Truncated {
-                offset: chunks[0].end()
-            })
+            found.torn_tail,
+            Some((
+                chunks[0].end(),
+                ChunkError::Truncated {
+                    offset: chunks[0].end()
+                }
+            ))
         );
 
         let mut damaged = file.clone();
         damaged[CHUNK_HEADER_LEN + 2] ^= 1;
-        let (chunks, err) = scan(&damaged);
-        assert!(chunks.is_empty());
-        assert_eq!(err, Some(ChunkError::Checksum { offset: 0 }));
+        let found = scan(&damaged);
+        assert_eq!(found.chunks, chunks[1..].to_vec());
+        assert_eq!(found.damaged.len(), 1);
+        assert_eq!(found.damaged[0].error, ChunkError::Checksum { offset: 0 });
+    }
+
+    /// One flipped byte in chunk 4 of 10 (payload, length field or magic): the other nine chunks
+    /// stay readable and the damage is one stretch exactly covering chunk 4.
+    #[test]
+    fn a_damaged_chunk_in_the_middle_hides_no_later_chunk() {
+        let (file, _) = file_of(10);
+        let good = scan(&file);
+        assert_eq!(good.chunks.len(), 10);
+        let fourth = good.chunks[3];
+        for at in [
+            fourth.offset + CHUNK_HEADER_LEN + 5, // payload
+            fourth.offset + 28,                   // payload length (low byte)
+            fourth.offset + 31,                   // payload length (high byte)
+            fourth.offset + 2,                    // magic
+        ] {
+            let mut bad = file.clone();
+            bad[at] ^= 0x40;
+            let found = scan(&bad);
+            let expected: Vec<ChunkInfo> = good
+                .chunks
+                .iter()
+                .copied()
+                .filter(|c| c.offset != fourth.offset)
+                .collect();
+            assert_eq!(found.chunks, expected, "byte {at}");
+            assert_eq!(found.damaged.len(), 1, "byte {at}");
+            assert_eq!(found.damaged[0].chunk, 4);
+            assert_eq!(found.damaged[0].offset, fourth.offset);
+            assert_eq!(found.damaged[0].end(), fourth.end());
+            assert_eq!(found.torn_tail, None);
+        }
+        // Damage in the last chunk is damage, not a torn tail (its length is intact).
+        let mut bad = file.clone();
+        let last = good.chunks[9];
+        bad[last.offset + CHUNK_HEADER_LEN + 1] ^= 1;
+        let found = scan(&bad);
+        assert_eq!(found.chunks.len(), 9);
+        assert_eq!(found.damaged.len(), 1);
+        assert_eq!(found.damaged[0].end(), file.len());
+        assert_eq!(found.torn_tail, None);
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! so the output is bit-identical whatever the thread count; games go to free threads in index
 //! order and are written in chunks of `GAMES_PER_CHUNK` games in index order as each chunk
 //! completes; a killed run restarted with the same arguments resumes after its last complete
-//! chunk. Openings are random plies from the start position or from a
+//! chunk, and one whose file has damaged chunks keeps their bytes aside, plays their games again
+//! and rebuilds the file (`resume_point`, `repair`). Openings are random plies from the start
+//! position or from a
 //! book position chosen by (seed, game index).
 
 use crate::book::{Book, BookSummary};
@@ -347,20 +349,72 @@ fn manifest_path(out: &Path) -> PathBuf {
     out.join("run.txt")
 }
 
-/// Reads the existing data file (if any), checks the manifest, cuts a torn tail, and returns how
-/// many games and positions are already complete.
+/// Smallest encoded game record (start text length, two vector lengths, result and end codes):
+/// bounds how many games a damaged stretch of bytes can have held.
+const MIN_RECORD_BYTES: u64 = 26;
+
+/// What a restart found in an existing data file.
+struct ResumePlan {
+    /// The next game index to play after the file's last valid chunk.
+    next_game: u64,
+    /// Totals of the valid chunks.
+    summary: GenerateSummary,
+    /// When the file has damaged chunks (already copied to quarantine files): the old file, its
+    /// valid chunks in order, and the game ranges whose chunks were lost and are played again.
+    repair: Option<Repair>,
+}
+
+struct Repair {
+    map: memmap2::Mmap,
+    chunks: Vec<format::ChunkInfo>,
+    missing: Vec<std::ops::Range<u64>>,
+}
+
+/// The first `OUT/data.bin.damaged-<n>` that does not exist yet.
+fn quarantine_path(data: &Path) -> PathBuf {
+    let name = data.file_name().map_or_else(
+        || "data.bin".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    (1u64..)
+        .map(|n| data.with_file_name(format!("{name}.damaged-{n}")))
+        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .expect("a free name")
+}
+
+/// Writes `bytes` to a new file and syncs it.
+fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .with_context(|| format!("creating {}", path.display()))?;
+    std::io::Write::write_all(&mut file, bytes)
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+/// Reads the existing data file (if any) and checks the manifest. A torn tail (an incomplete
+/// chunk at the very end) is cut. Damaged chunks are never deleted: their bytes are copied to
+/// `data.bin.damaged-<n>` first, and the plan says which games to play again (see `repair`).
 fn resume_point(
     out: &Path,
     config: &GenerateConfig,
     book: Option<BookSummary>,
-) -> Result<(u64, GenerateSummary)> {
+) -> Result<ResumePlan> {
     let manifest = manifest_path(out);
     let data = data_path(out);
     let expected = config.manifest(book);
-    if !data.exists() {
-        std::fs::write(&manifest, &expected).context("writing run.txt")?;
-        return Ok((0, GenerateSummary::default()));
+    if std::fs::symlink_metadata(&data).is_err() {
+        std::fs::write(&manifest, &expected)
+            .with_context(|| format!("writing {}", manifest.display()))?;
+        return Ok(ResumePlan {
+            next_game: 0,
+            summary: GenerateSummary::default(),
+            repair: None,
+        });
     }
+    crate::inspect::check_regular_file(&data)?;
     let existing = std::fs::read_to_string(&manifest).unwrap_or_default();
     if existing != expected {
         bail!(
@@ -370,25 +424,225 @@ fn resume_point(
             expected
         );
     }
-    let bytes = std::fs::read(&data).with_context(|| format!("reading {}", data.display()))?;
-    let (chunks, error) = format::scan(&bytes);
-    let valid_end = chunks.last().map_or(0, |c| c.end());
-    if let Some(e) = error {
-        eprintln!("datagen: dropping an incomplete chunk at the end ({e}); resuming after it");
-        let file = OpenOptions::new().write(true).open(&data)?;
-        file.set_len(valid_end as u64)?;
-        file.sync_all()?;
-    }
+    let map = crate::inspect::map_file(&data)?;
+    let scan = format::scan(&map);
+    let game_id = game_id_of(&config.game);
+    // Valid chunks that hold another game or do not decode are damaged too.
+    let mut damaged: Vec<(usize, usize, String)> = scan
+        .damaged
+        .iter()
+        .map(|d| (d.offset, d.len, d.error.to_string()))
+        .collect();
+    let mut chunks = Vec::new();
     let mut summary = GenerateSummary::default();
-    for info in &chunks {
-        let (info, payload) = format::parse_chunk(&bytes, info.offset)?;
-        for record in format::decode_games(&info, payload)? {
-            summary.add_game(&record);
+    // A run's chunks follow each other in game order; damaged stretches in between can only
+    // have held as many games as their bytes allow. A chunk out of that order has a damaged
+    // header (the checksum covers payloads only).
+    let mut expected_game = 0u64;
+    let mut damaged_since = 0u64;
+    let mut stretches = scan.damaged.iter().peekable();
+    for info in &scan.chunks {
+        while let Some(d) = stretches.next_if(|d| d.offset < info.offset) {
+            damaged_since += d.len as u64;
+        }
+        let in_order = info.first_game >= expected_game
+            && info.first_game - expected_game <= damaged_since / MIN_RECORD_BYTES;
+        let decoded = if !in_order {
+            Err(format!(
+                "chunk at byte {}: damaged header (games {}..{} after game {expected_game})",
+                info.offset,
+                info.first_game,
+                info.first_game.saturating_add(info.games as u64)
+            ))
+        } else if info.game_id != game_id {
+            Err(format!(
+                "chunk at byte {} holds {} games",
+                info.offset,
+                format::game_name(info.game_id)
+            ))
+        } else {
+            format::parse_chunk(&map, info.offset)
+                .and_then(|(info, payload)| format::decode_games(&info, payload))
+                .map_err(|e| e.to_string())
+        };
+        match decoded {
+            Ok(records) => {
+                records.iter().for_each(|r| summary.add_game(r));
+                chunks.push(*info);
+                expected_game = info.first_game + info.games as u64;
+                damaged_since = 0;
+            }
+            Err(e) => {
+                damaged_since += (info.end() - info.offset) as u64;
+                damaged.push((info.offset, info.end() - info.offset, e));
+            }
         }
     }
+    damaged.sort_by_key(|d| d.0);
+    let valid_end = chunks.last().map_or(0, |c| c.end());
+    let next_game = chunks.last().map_or(0, |c| c.first_game + c.games as u64);
     summary.bytes = valid_end as u64;
-    let next = chunks.last().map_or(0, |c| c.first_game + c.games as u64);
-    Ok((next, summary))
+    if damaged.is_empty() {
+        if let Some((offset, e)) = &scan.torn_tail {
+            eprintln!(
+                "datagen: {}: dropping an incomplete chunk at the end (byte {offset}: {e}); resuming after it",
+                data.display()
+            );
+            drop(map);
+            let file = OpenOptions::new()
+                .write(true)
+                .open(&data)
+                .with_context(|| format!("opening {}", data.display()))?;
+            file.set_len(valid_end as u64)
+                .and_then(|()| file.sync_all())
+                .with_context(|| format!("truncating {}", data.display()))?;
+        }
+        return Ok(ResumePlan {
+            next_game,
+            summary,
+            repair: None,
+        });
+    }
+    // The games lost with damaged chunks: the gaps between the valid chunks' game ranges (a run
+    // starts at game 0). Games after the last valid chunk are simply played next.
+    let mut missing = Vec::new();
+    let mut expected_game = 0u64;
+    for c in &chunks {
+        if c.first_game < expected_game {
+            bail!(
+                "{}: chunk at byte {} starts at game {}, before game {expected_game}; the file is not one run's data, nothing was changed",
+                data.display(),
+                c.offset,
+                c.first_game
+            );
+        }
+        if c.first_game > expected_game {
+            missing.push(expected_game..c.first_game);
+        }
+        expected_game = c.first_game + c.games as u64;
+    }
+    let lost_games: u64 = missing.iter().map(|r| r.end - r.start).sum();
+    let damaged_bytes: u64 = damaged.iter().map(|d| d.1 as u64).sum();
+    if lost_games > damaged_bytes / MIN_RECORD_BYTES {
+        bail!(
+            "{}: the valid chunks skip {lost_games} games, more than {damaged_bytes} damaged bytes can have held; nothing was changed",
+            data.display()
+        );
+    }
+    for (offset, len, error) in &damaged {
+        let number = scan.chunks.iter().filter(|c| c.offset < *offset).count()
+            + scan.damaged.iter().filter(|d| d.offset < *offset).count()
+            + 1;
+        let quarantine = quarantine_path(&data);
+        write_synced(&quarantine, &map[*offset..offset + len])?;
+        eprintln!(
+            "datagen: {}: chunk {number} (bytes {offset}..{}) is damaged ({error}); its bytes are kept in {}, its games are played again",
+            data.display(),
+            offset + len,
+            quarantine.display()
+        );
+    }
+    Ok(ResumePlan {
+        next_game,
+        summary,
+        repair: Some(Repair {
+            map,
+            chunks,
+            missing,
+        }),
+    })
+}
+
+fn game_id_of(game: &str) -> u32 {
+    if game == "chess" {
+        format::GAME_CHESS
+    } else {
+        format::GAME_SHOGI
+    }
+}
+
+/// Plays the games of `range` in parallel (each from its own seed, so they are the games an
+/// uninterrupted run played).
+fn play_range<G: DatagenGame, E: Evaluator<G> + Sync>(
+    pool: &rayon::ThreadPool,
+    config: &GenerateConfig,
+    evaluator: &E,
+    book: Option<&Book<G>>,
+    range: std::ops::Range<u64>,
+) -> Vec<PlayedGame> {
+    pool.install(|| {
+        range
+            .into_par_iter()
+            .map_init(
+                || GamePlayers::new(config, evaluator),
+                |players, index| play_one::<G, E>(config, players, book, index),
+            )
+            .collect()
+    })
+}
+
+/// Rebuilds the data file without its damaged chunks: the valid chunks are copied and the lost
+/// games are played again and written in their place, in game order, into a new file that then
+/// replaces `data.bin` (so the result is the file an undamaged run writes). Killed midway, the
+/// old file is intact and the next restart repairs again.
+fn repair<G: DatagenGame, E: Evaluator<G> + Sync>(
+    pool: &rayon::ThreadPool,
+    config: &GenerateConfig,
+    evaluator: &E,
+    book: Option<&Book<G>>,
+    out: &Path,
+    plan: Repair,
+    total: &mut GenerateSummary,
+) -> Result<()> {
+    let data = data_path(out);
+    let mut bytes = Vec::with_capacity(plan.map.len());
+    let mut missing = plan.missing.iter().peekable();
+    let mut chunks = plan.chunks.iter().peekable();
+    loop {
+        let next_chunk = chunks.peek().map(|c| c.first_game);
+        let next_gap = missing.peek().map(|r| r.start);
+        match (next_chunk, next_gap) {
+            (Some(c), g) if g.is_none_or(|g| c < g) => {
+                let c = chunks.next().expect("peeked");
+                bytes.extend_from_slice(&plan.map[c.offset..c.end()]);
+            }
+            (_, Some(_)) => {
+                let gap = missing.next().expect("peeked").clone();
+                eprintln!("datagen: playing games {}..{} again", gap.start, gap.end);
+                let mut start = gap.start;
+                while start < gap.end {
+                    let end = (start + GAMES_PER_CHUNK).min(gap.end);
+                    let played = play_range(pool, config, evaluator, book, start..end);
+                    let records: Vec<GameRecord> = played.iter().map(|g| g.0.clone()).collect();
+                    records.iter().for_each(|r| total.add_game(r));
+                    bytes.extend_from_slice(&format::encode_chunk(
+                        format::game_id::<G>(),
+                        start,
+                        &records,
+                    ));
+                    start = end;
+                }
+            }
+            (None, None) => break,
+            (Some(_), None) => unreachable!("handled by the first arm"),
+        }
+    }
+    let tmp = data.with_extension("bin.repair");
+    let _ = std::fs::remove_file(&tmp);
+    write_synced(&tmp, &bytes)?;
+    drop(plan.map);
+    std::fs::rename(&tmp, &data)
+        .with_context(|| format!("renaming {} to {}", tmp.display(), data.display()))?;
+    if let Ok(dir) = std::fs::File::open(out) {
+        let _ = dir.sync_all();
+    }
+    total.bytes = bytes.len() as u64;
+    eprintln!(
+        "datagen: {} repaired ({} bytes); resuming",
+        data.display(),
+        bytes.len()
+    );
+    Ok(())
 }
 
 /// Runs (or resumes) a generation into `out`, openings from the start position.
@@ -416,16 +670,28 @@ pub fn generate_with_book<G: DatagenGame, E: Evaluator<G> + Sync>(
     if book.is_some() && config.dfrc {
         bail!("--book and --dfrc both choose the start position; give one");
     }
+    if config.nodes == 0 {
+        bail!("--nodes must be at least 1");
+    }
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let (mut next_game, mut total) = resume_point(out, config, book.map(Book::summary))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .stack_size(THREAD_STACK_BYTES)
         .build()?;
+    let plan = resume_point(out, config, book.map(Book::summary))?;
+    let (mut next_game, mut total) = (plan.next_game, plan.summary);
+    if let Some(damaged) = plan.repair {
+        repair(&pool, config, evaluator, book, out, damaged, &mut total)?;
+    }
+    let data = data_path(out);
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)
-        .open(data_path(out))?;
+        .open(&data)
+        .with_context(|| format!("opening {}", data.display()))?;
     let target_games = config.games.unwrap_or(u64::MAX);
     let target_positions = config.positions.unwrap_or(u64::MAX);
     let mut progress = Progress::new(config.games, config.positions, total);
@@ -475,7 +741,8 @@ pub fn generate_with_book<G: DatagenGame, E: Evaluator<G> + Sync>(
                     chunk_games.filter_map(|i| finished.remove(&i)).collect();
                 let records: Vec<GameRecord> = games.iter().map(|g| g.0.clone()).collect();
                 let chunk = format::encode_chunk(format::game_id::<G>(), next_game, &records);
-                format::append_chunk(&mut file, &chunk)?;
+                format::append_chunk(&mut file, &chunk)
+                    .with_context(|| format!("writing {}", data.display()))?;
                 for (record, nodes, seconds) in &games {
                     total.add_game(record);
                     session.add_game(record);

@@ -3,63 +3,187 @@
 //! recorded positions as text.
 
 use crate::format::{self, GameRecord, SCORE_NONE};
-use anyhow::{Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use memmap2::Mmap;
 use sente::game::Game;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// A read-only memory map of a data file.
-pub fn map_file(path: &Path) -> Result<Mmap> {
+/// Refuses anything but a regular file (symlinks followed): a device such as `/dev/zero`, a FIFO
+/// or a directory given as a data file would be read forever, block or fail obscurely.
+pub fn check_regular_file(path: &Path) -> Result<()> {
+    let meta = std::fs::metadata(path).with_context(|| format!("opening {}", path.display()))?;
+    if !meta.is_file() {
+        bail!(
+            "{} is not a regular file ({}); data files must be regular files",
+            path.display(),
+            file_kind(&meta)
+        );
+    }
+    Ok(())
+}
+
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a plain file"
+    }
+}
+
+/// Opens a data file for reading, refusing non-regular files (checked before opening, so that a
+/// FIFO does not block, and again on the open file).
+pub fn open_regular_file(path: &Path) -> Result<std::fs::File> {
+    check_regular_file(path)?;
     let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("reading the metadata of {}", path.display()))?;
+    if !meta.is_file() {
+        bail!("{} is not a regular file", path.display());
+    }
+    Ok(file)
+}
+
+/// A read-only memory map of a data file (regular files only).
+pub fn map_file(path: &Path) -> Result<Mmap> {
+    let file = open_regular_file(path)?;
     // SAFETY: read-only private map of a data file; datagen appends only whole chunks and never
-    // rewrites bytes that readers may have mapped.
+    // rewrites bytes that readers may have mapped (a repair writes a new file and renames it).
     unsafe { Mmap::map(&file) }.with_context(|| format!("mapping {}", path.display()))
 }
 
-/// Calls `visit` for every game of every valid chunk; returns the number of damaged chunks
-/// (at most one per file: reading stops at the first).
+/// Calls `visit` for every game of every valid chunk, whatever its game; returns the number of
+/// damaged chunks (each reported on stderr and skipped; later intact chunks are still read).
 pub fn for_each_game(path: &Path, mut visit: impl FnMut(&GameRecord)) -> Result<usize> {
-    let map = map_file(path)?;
-    let (chunks, error) = format::scan(&map);
-    for info in &chunks {
-        let (info, payload) = format::parse_chunk(&map, info.offset)?;
-        for record in format::decode_games(&info, payload)? {
-            visit(&record);
-        }
-    }
-    if let Some(e) = &error {
-        eprintln!("{}: {e}", path.display());
-    }
-    Ok(usize::from(error.is_some()))
+    read_games(path, None, |_, record| visit(record))
 }
 
-fn histogram_line(label: &str, buckets: &[(String, u64)], total: u64) {
-    println!("{label}:");
+/// Calls `visit(game index in the run, record)` for every game of every valid chunk of `path`.
+/// With `expected` (a `format::GAME_*` id), a file holding only another game's chunks is an
+/// error naming the game it holds, and stray chunks of another game are skipped as damaged.
+/// Damaged chunks, undecodable payloads and a torn tail are reported on stderr with the file
+/// and chunk, and skipped; returns how many there were.
+pub fn read_games(
+    path: &Path,
+    expected: Option<u32>,
+    mut visit: impl FnMut(u64, &GameRecord),
+) -> Result<usize> {
+    let map = map_file(path)?;
+    let scan = format::scan(&map);
+    if let (Some(expected), Some(first)) = (expected, scan.chunks.first()) {
+        if scan.chunks.iter().all(|c| c.game_id != expected) {
+            bail!(
+                "{} holds {} data, not {}",
+                path.display(),
+                format::game_name(first.game_id),
+                format::game_name(expected)
+            );
+        }
+    }
+    let mut problems = 0;
+    for damage in &scan.damaged {
+        eprintln!("{}: {damage}; skipped", path.display());
+        problems += 1;
+    }
+    for info in &scan.chunks {
+        if let Some(expected) = expected.filter(|&e| e != info.game_id) {
+            eprintln!(
+                "{}: chunk at byte {} holds {} games in a {} file; skipped",
+                path.display(),
+                info.offset,
+                format::game_name(info.game_id),
+                format::game_name(expected)
+            );
+            problems += 1;
+            continue;
+        }
+        let decoded = format::parse_chunk(&map, info.offset)
+            .and_then(|(info, payload)| format::decode_games(&info, payload));
+        match decoded {
+            Ok(records) => {
+                for (i, record) in records.iter().enumerate() {
+                    visit(info.first_game + i as u64, record);
+                }
+            }
+            Err(e) => {
+                eprintln!("{}: {e}; skipped", path.display());
+                problems += 1;
+            }
+        }
+    }
+    if let Some((offset, e)) = &scan.torn_tail {
+        eprintln!(
+            "{}: incomplete chunk at the end (byte {offset}, {e}): a run still writing, or killed",
+            path.display()
+        );
+        problems += 1;
+    }
+    Ok(problems)
+}
+
+/// Turns the result of writing a report to stdout into the command's result: a closed pipe
+/// (`| head`) ends the command quietly, any other write error (a full disk) is an error.
+pub fn stdout_result(result: std::io::Result<()>) -> Result<()> {
+    match result {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(anyhow!("writing to standard output: {e}")),
+        Ok(()) => Ok(()),
+    }
+}
+
+fn histogram_lines(
+    out: &mut impl Write,
+    label: &str,
+    buckets: &[(String, u64)],
+    total: u64,
+) -> std::io::Result<()> {
+    writeln!(out, "{label}:")?;
     for (name, count) in buckets {
         let share = *count as f64 / total.max(1) as f64;
         let bar = "#".repeat((share * 50.0).round() as usize);
-        println!("  {name:>12} {count:>9} {bar}");
+        writeln!(out, "  {name:>12} {count:>9} {bar}")?;
     }
+    Ok(())
 }
 
-/// Prints games, positions, results, and game-length and score histograms.
+/// Totals that `stats` prints.
+#[derive(Default)]
+struct Stats {
+    games: u64,
+    positions: u64,
+    results: [u64; 3],
+    lengths: [u64; 8],
+    scores: [u64; 8],
+    bytes: u64,
+}
+
+/// Prints games, positions, results, and game-length and score histograms. Damaged chunks are
+/// skipped with a warning; a file of another game is an error.
 pub fn print_stats<G: Game>(files: &[PathBuf]) -> Result<()> {
-    let (mut games, mut positions, mut results) = (0u64, 0u64, [0u64; 3]);
-    let mut lengths = [0u64; 8];
-    let mut scores = [0u64; 8];
-    let mut bytes = 0u64;
+    let mut st = Stats::default();
     for path in files {
-        bytes += std::fs::metadata(path)?.len();
-        for_each_game(path, |record| {
-            games += 1;
-            results[record.result.min(2) as usize] += 1;
-            lengths[(record.moves.len() / 50).min(7)] += 1;
+        check_regular_file(path)?;
+        st.bytes += std::fs::metadata(path)
+            .with_context(|| format!("reading {}", path.display()))?
+            .len();
+        read_games(path, Some(format::game_id::<G>()), |_, record| {
+            st.games += 1;
+            st.results[record.result.min(2) as usize] += 1;
+            st.lengths[(record.moves.len() / 50).min(7)] += 1;
             for &s in &record.scores {
                 if s == SCORE_NONE {
                     continue;
                 }
-                positions += 1;
+                st.positions += 1;
                 let magnitude = (s as i32).unsigned_abs();
                 let bucket = match magnitude {
                     0..=25 => 0,
@@ -71,12 +195,18 @@ pub fn print_stats<G: Game>(files: &[PathBuf]) -> Result<()> {
                     801..=30_000 => 6,
                     _ => 7,
                 };
-                scores[bucket] += 1;
+                st.scores[bucket] += 1;
             }
         })?;
     }
-    println!("{} data: {games} games, {positions} scored positions, {bytes} bytes ({:.2} bytes/position)", G::NAME, bytes as f64 / positions.max(1) as f64);
-    println!(
+    stdout_result(write_stats::<G>(&mut std::io::stdout().lock(), &st))
+}
+
+fn write_stats<G: Game>(out: &mut impl Write, st: &Stats) -> std::io::Result<()> {
+    let (games, positions, results, bytes) = (st.games, st.positions, st.results, st.bytes);
+    writeln!(out, "{} data: {games} games, {positions} scored positions, {bytes} bytes ({:.2} bytes/position)", G::NAME, bytes as f64 / positions.max(1) as f64)?;
+    writeln!(
+        out,
         "results (first player): wins {} ({:.1}%), draws {} ({:.1}%), losses {} ({:.1}%)",
         results[0],
         100.0 * results[0] as f64 / games.max(1) as f64,
@@ -84,80 +214,95 @@ pub fn print_stats<G: Game>(files: &[PathBuf]) -> Result<()> {
         100.0 * results[1] as f64 / games.max(1) as f64,
         results[2],
         100.0 * results[2] as f64 / games.max(1) as f64
-    );
+    )?;
     let length_names = [
         "0-49", "50-99", "100-149", "150-199", "200-249", "250-299", "300-349", "350+",
     ];
-    histogram_line(
+    histogram_lines(
+        out,
         "game length (plies)",
         &length_names
             .iter()
             .map(|n| n.to_string())
-            .zip(lengths)
+            .zip(st.lengths)
             .collect::<Vec<_>>(),
         games,
-    );
+    )?;
     let score_names = [
         "0-25", "26-50", "51-100", "101-200", "201-400", "401-800", "801+", "mate",
     ];
-    histogram_line(
+    histogram_lines(
+        out,
         "|score| (cp)",
         &score_names
             .iter()
             .map(|n| n.to_string())
-            .zip(scores)
+            .zip(st.scores)
             .collect::<Vec<_>>(),
         positions,
-    );
-    Ok(())
+    )?;
+    out.flush()
 }
 
-/// Checks every chunk and replays every game; prints each problem and returns how many there
-/// were.
+/// Checks every chunk (all of them: damage in one does not hide the later ones) and replays
+/// every game; prints each problem and returns how many there were.
 pub fn verify_files<G: Game>(files: &[PathBuf]) -> Result<usize> {
     let mut bad = 0;
     let mut games = 0u64;
+    let mut out = std::io::stdout().lock();
+    let mut written = Ok(());
     for path in files {
-        let mut index = 0u64;
-        bad += for_each_game(path, |record| {
+        let mut count = 0u64;
+        bad += read_games(path, Some(format::game_id::<G>()), |index, record| {
             if let Err(e) = record.replay::<G>(|_, _, _| {}) {
-                println!("{}: game {index}: {e}", path.display());
+                if written.is_ok() {
+                    written = writeln!(out, "{}: game {index}: {e}", path.display());
+                }
                 bad += 1;
             }
-            index += 1;
+            count += 1;
         })?;
-        games += index;
+        games += count;
     }
-    println!(
-        "verified {games} games in {} files: {bad} problems",
-        files.len()
-    );
+    if written.is_ok() {
+        written = writeln!(
+            out,
+            "verified {games} games in {} files: {bad} problems",
+            files.len()
+        )
+        .and_then(|()| out.flush());
+    }
+    stdout_result(written)?;
     Ok(bad)
 }
 
 /// Prints every `every`-th position at which a recorded move was played (FEN / SFEN), in file
-/// and game order.
+/// and game order. Games that do not replay are reported with their file and index.
 pub fn print_positions<G: Game>(files: &[PathBuf], every: u64) -> Result<()> {
     let mut seen = 0u64;
     let mut out = std::io::stdout().lock();
-    let mut write_error = None;
+    let mut written = Ok(());
     for path in files {
-        for_each_game(path, |record| {
+        read_games(path, Some(format::game_id::<G>()), |index, record| {
+            if written.is_err() {
+                return;
+            }
             let replayed = record.replay::<G>(|pos, _, _| {
-                if seen.is_multiple_of(every) && write_error.is_none() {
-                    if let Err(e) = writeln!(out, "{}", pos.to_text()) {
-                        write_error = Some(e);
-                    }
+                if seen.is_multiple_of(every) && written.is_ok() {
+                    written = writeln!(out, "{}", pos.to_text());
                 }
                 seen += 1;
             });
             if let Err(e) = replayed {
-                eprintln!("{}: a game does not replay: {e}", path.display());
+                eprintln!("{}: game {index} does not replay: {e}", path.display());
             }
         })?;
+        if written.is_err() {
+            break;
+        }
     }
-    match write_error {
-        Some(e) => Err(e.into()),
-        None => Ok(()),
+    if written.is_ok() {
+        written = out.flush();
     }
+    stdout_result(written)
 }

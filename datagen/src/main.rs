@@ -318,6 +318,12 @@ fn match_for<G: DatagenGame>(
     openings: &OpeningSettings,
     config: &MatchConfig,
 ) -> Result<()> {
+    if limits.tc.is_none() && limits.nodes == 0 {
+        bail!("--nodes must be at least 1");
+    }
+    if config.concurrency == 0 {
+        bail!("--threads must be at least 1");
+    }
     let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
     let player = |name: &str, features: SearchFeatures| -> Result<_> {
         let eval = G::load_eval(name)?;

@@ -88,8 +88,15 @@ fn eval(position: &str, net: Option<&std::path::Path>) -> ExitCode {
     };
     match sente::nnue::eval_report(&text, net) {
         Ok(report) => {
-            print!("{report}");
-            ExitCode::SUCCESS
+            let mut out = std::io::stdout().lock();
+            match write!(out, "{report}").and_then(|()| out.flush()) {
+                // A closed pipe (`sente eval | head -1`) ends quietly.
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    eprintln!("sente eval: writing to standard output: {e}");
+                    ExitCode::from(2)
+                }
+                _ => ExitCode::SUCCESS,
+            }
         }
         Err(error) => {
             eprintln!("sente eval: {error}");

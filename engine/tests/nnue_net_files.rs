@@ -97,6 +97,16 @@ fn damaged_files_are_rejected_each_with_its_reason() {
         NetFormatError::Truncated { .. }
     ));
 
+    let mut trailing = good.clone();
+    trailing.extend_from_slice(b"extra");
+    assert_eq!(
+        format_error(&trailing, &arch),
+        NetFormatError::TrailingBytes {
+            expected: (good.len() - HEADER_LEN) as u64,
+            extra: 5
+        }
+    );
+
     let mut corrupt = good.clone();
     corrupt[HEADER_LEN + 7] ^= 0x40;
     assert_eq!(

@@ -5,11 +5,13 @@
 
 use crate::batch::{blend_target, Batch};
 use anyhow::Result;
-use datagen::format::{GameRecord, RESULT_DRAW, RESULT_FIRST_WINS, SCORE_NONE};
+use datagen::format::{
+    game_id, GameRecord, RecordError, RESULT_DRAW, RESULT_FIRST_WINS, SCORE_NONE,
+};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use sente::game::Side;
+use sente::game::{Game, Side};
 
 use sente::nnue::{NnueGame, MAX_ACTIVE};
 use std::path::PathBuf;
@@ -50,26 +52,54 @@ pub struct TargetBlend {
     pub eval_scale: f32,
 }
 
-/// All games of the given files, decoded into memory (4 bytes per ply).
-pub fn load_games(files: &[PathBuf]) -> Result<Vec<GameRecord>> {
+/// All games of the given files, decoded into memory (4 bytes per ply). A file of another game
+/// is an error naming the game it holds; damaged chunks are skipped with a warning naming the
+/// file and chunk (later chunks are still read); games that do not replay through the rules are
+/// dropped with a warning naming the file and the game's index.
+pub fn load_games<G: Game>(files: &[PathBuf]) -> Result<Vec<GameRecord>> {
     let mut games = Vec::new();
-    for path in files {
-        datagen::inspect::for_each_game(path, |record| games.push(record.clone()))?;
+    let mut sources = Vec::new();
+    for (file, path) in files.iter().enumerate() {
+        datagen::inspect::read_games(path, Some(game_id::<G>()), |index, record| {
+            games.push(record.clone());
+            sources.push((file, index));
+        })?;
+    }
+    let broken: Vec<(usize, RecordError)> = games
+        .par_iter()
+        .enumerate()
+        .filter_map(|(i, record)| record.replay::<G>(|_, _, _| {}).err().map(|e| (i, e)))
+        .collect();
+    for (i, error) in &broken {
+        let (file, index) = sources[*i];
+        eprintln!(
+            "tuner: {}: game {index} does not replay ({error}); skipped",
+            files[file].display()
+        );
+    }
+    if !broken.is_empty() {
+        let mut drop = vec![false; games.len()];
+        broken.iter().for_each(|(i, _)| drop[*i] = true);
+        let mut i = 0;
+        games.retain(|_| {
+            i += 1;
+            !drop[i - 1]
+        });
     }
     Ok(games)
 }
 
 /// Calls `visit(position, target)` for each position of `record` that passes `filter`, with its
-/// training target (side to move's point of view).
+/// training target (side to move's point of view). Fails if the record does not replay (games
+/// from `load_games` always do); the positions before the bad move have been visited.
 pub fn for_each_training_position<G: NnueGame>(
     record: &GameRecord,
     filter: &Filter,
     blend: &TargetBlend,
     mut visit: impl FnMut(&G, f32),
-) {
+) -> Result<(), RecordError> {
     let mut ply = 0u32;
-    // A record that does not replay (damaged file) contributes the positions before the damage.
-    let _ = record.replay::<G>(|pos, m, score| {
+    record.replay::<G>(|pos, m, score| {
         ply += 1;
         if score == SCORE_NONE
             || ply <= filter.min_ply
@@ -91,7 +121,8 @@ pub fn for_each_training_position<G: NnueGame>(
             pos,
             blend_target(result, score as f32, blend.eval_scale, blend.lambda),
         );
-    });
+    })?;
+    Ok(())
 }
 
 /// Appends the usable positions of one game to `out`.
@@ -103,7 +134,7 @@ pub fn extract_game<G: NnueGame>(
 ) {
     let mut stm = [0u32; MAX_ACTIVE];
     let mut nstm = [0u32; MAX_ACTIVE];
-    for_each_training_position::<G>(record, filter, blend, |pos, target| {
+    let replayed = for_each_training_position::<G>(record, filter, blend, |pos, target| {
         let mover = pos.side_to_move();
         let n = pos.active_features(mover, &mut stm);
         let n_other = pos.active_features(mover.flip(), &mut nstm);
@@ -119,6 +150,16 @@ pub fn extract_game<G: NnueGame>(
             out.push(&stm[..n], &nstm[..n], bucket, target);
         }
     });
+    warn_unreplayable(replayed);
+}
+
+/// Reports a record that stopped replaying midway. `load_games` drops records that do not
+/// replay (naming file and game), so this only fires for records made elsewhere; they keep the
+/// positions before the bad move.
+pub fn warn_unreplayable(replayed: Result<(), RecordError>) {
+    if let Err(e) = replayed {
+        eprintln!("tuner: a game does not replay ({e}); its later positions are skipped");
+    }
 }
 
 /// Extracts the positions of `games` in parallel, concatenated in game order.

@@ -2,7 +2,7 @@
 //! checkpoint's float net on a data set.
 
 use crate::batch::Batch;
-use crate::data::{for_each_training_position, Filter, TargetBlend};
+use crate::data::{for_each_training_position, warn_unreplayable, Filter, TargetBlend};
 use datagen::format::GameRecord;
 use rayon::prelude::*;
 use sente::eval::Evaluator;
@@ -49,13 +49,18 @@ pub fn classical_loss<G: NnueGame>(
         .map(|record| {
             let mut eval = G::Classical::default();
             let (mut sum, mut count) = (0.0f64, 0usize);
-            for_each_training_position::<G>(record, filter, blend, |pos, target| {
-                eval.reset(pos);
-                let cp = eval.evaluate(pos) as f32;
-                let p = 1.0 / (1.0 + (-cp / blend.eval_scale).exp());
-                sum += ((p - target) * (p - target)) as f64;
-                count += 1;
-            });
+            warn_unreplayable(for_each_training_position::<G>(
+                record,
+                filter,
+                blend,
+                |pos, target| {
+                    eval.reset(pos);
+                    let cp = eval.evaluate(pos) as f32;
+                    let p = 1.0 / (1.0 + (-cp / blend.eval_scale).exp());
+                    sum += ((p - target) * (p - target)) as f64;
+                    count += 1;
+                },
+            ));
             (sum, count)
         })
         .reduce(|| (0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));

@@ -12,7 +12,7 @@
 //! `ClassicalParams` constant.
 
 use crate::adamw::AdamW;
-use crate::data::{for_each_training_position, load_games, Filter, TargetBlend};
+use crate::data::{for_each_training_position, load_games, warn_unreplayable, Filter, TargetBlend};
 use anyhow::{bail, Context, Result};
 use datagen::format::GameRecord;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -266,7 +266,7 @@ pub fn extract_rows<G: ClassicalFit>(games: &[&GameRecord], blend: &TargetBlend)
             let mut part = Rows::new();
             let mut row = Vec::new();
             for record in chunk {
-                for_each_training_position::<G>(
+                warn_unreplayable(for_each_training_position::<G>(
                     record,
                     &Filter::default(),
                     blend,
@@ -274,7 +274,7 @@ pub fn extract_rows<G: ClassicalFit>(games: &[&GameRecord], blend: &TargetBlend)
                         pos.side_coefficients(&mut row);
                         part.push(&row, target);
                     },
-                );
+                ));
             }
             part
         })
@@ -322,7 +322,7 @@ pub fn engine_loss<G: ClassicalFit>(games: &[&GameRecord], blend: &TargetBlend, 
             let mut eval = eval.clone();
             let (mut sum, mut count) = (0.0f64, 0usize);
             for record in chunk {
-                for_each_training_position::<G>(
+                warn_unreplayable(for_each_training_position::<G>(
                     record,
                     &Filter::default(),
                     blend,
@@ -332,7 +332,7 @@ pub fn engine_loss<G: ClassicalFit>(games: &[&GameRecord], blend: &TargetBlend, 
                         sum += ((p - target) * (p - target)) as f64;
                         count += 1;
                     },
-                );
+                ));
             }
             (sum, count)
         })
@@ -520,7 +520,7 @@ pub fn fit_classical<G: ClassicalFit>(options: &FitOptions) -> Result<FitReport>
     if !(0.0..=1.0).contains(&options.lambda) {
         bail!("--wdl must be within 0..1");
     }
-    let games = load_games(&options.data)?;
+    let games = load_games::<G>(&options.data)?;
     let blend = TargetBlend {
         lambda: options.lambda,
         eval_scale: G::ARCH.eval_scale as f32,

@@ -4,6 +4,7 @@
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use sente::nnue::{Network, NnueGame};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use tuner::checkpoint::Checkpoint;
 use tuner::data::{load_games, validation_set, Filter, TargetBlend};
@@ -39,9 +40,9 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         superbatches: u32,
         /// Batches per superbatch.
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, value_parser = at_least_one_u32)]
         batches: u32,
-        #[arg(long, default_value_t = 16384)]
+        #[arg(long, default_value_t = 16384, value_parser = at_least_one)]
         batch: usize,
         /// `constant:LR`, `step:LR:GAMMA:EVERY` or `cosine:START:END`.
         #[arg(long, default_value = "cosine:0.001:0.00003")]
@@ -51,7 +52,7 @@ enum Command {
         wdl: f32,
         #[arg(long, default_value_t = 0.01)]
         weight_decay: f32,
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = 2, value_parser = at_least_one)]
         threads: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -107,7 +108,7 @@ enum Command {
         data: Vec<PathBuf>,
         #[arg(long, default_value_t = 0.3)]
         wdl: f32,
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = 2, value_parser = at_least_one)]
         threads: usize,
     },
     /// Fit the classical evaluator's values and piece-square tables to data (Texel-style) and
@@ -133,7 +134,7 @@ enum Command {
         /// Seed of the minibatch order.
         #[arg(long, default_value_t = FitConfig::default().seed)]
         seed: u64,
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = 2, value_parser = at_least_one)]
         threads: usize,
         /// Where the fitted `ClassicalParams` constant (Rust source) goes.
         #[arg(long)]
@@ -156,18 +157,32 @@ fn quantize_checkpoint<G: NnueGame>(checkpoint: &Path, out: &Path, name: &str) -
 }
 
 fn eval_model<G: NnueGame>(model: &Path, data: &[PathBuf], lambda: f32) -> Result<()> {
-    let games = load_games(data)?;
+    let games = load_games::<G>(data)?;
     let blend = TargetBlend {
         lambda,
         eval_scale: G::ARCH.eval_scale as f32,
     };
+    let no_position = || anyhow::anyhow!("the data holds no usable {} position", G::NAME);
+    let mut out = std::io::stdout().lock();
     if model.as_os_str() == "classical" {
         let (loss, count) = classical_loss::<G>(&games, &Filter::default(), &blend);
-        println!("classical evaluator: loss {loss:.6} over {count} positions");
+        if count == 0 {
+            return Err(no_position());
+        }
+        writeln!(
+            out,
+            "classical evaluator: loss {loss:.6} over {count} positions"
+        )
+        .and_then(|()| out.flush())
+        .context("writing to standard output")?;
         return Ok(());
     }
     let batch = validation_set::<G>(&games, &Filter::default(), &blend, usize::MAX);
+    if batch.is_empty() {
+        return Err(no_position());
+    }
     let loss = if model.extension().is_some_and(|e| e == "nnue") {
+        datagen::inspect::check_regular_file(model)?;
         let net = Network::load(model, &G::ARCH)?;
         quantized_loss(&net, &batch)
     } else {
@@ -176,11 +191,14 @@ fn eval_model<G: NnueGame>(model: &Path, data: &[PathBuf], lambda: f32) -> Resul
             &batch,
         )
     };
-    println!(
+    writeln!(
+        out,
         "{}: loss {loss:.6} over {} positions",
         model.display(),
         batch.len()
-    );
+    )
+    .and_then(|()| out.flush())
+    .context("writing to standard output")?;
     Ok(())
 }
 
@@ -316,7 +334,34 @@ fn run() -> Result<()> {
 
 fn main() {
     if let Err(e) = run() {
+        // A closed pipe (`tuner eval … | head -0`) ends the command quietly.
+        let broken_pipe = e.chain().any(|cause| {
+            cause
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        });
+        if broken_pipe {
+            std::process::exit(0);
+        }
         eprintln!("tuner: error: {e:#}");
         std::process::exit(1);
+    }
+}
+
+/// Thread counts, batch sizes and the like: at least 1.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Superbatch counts: at least 1.
+fn at_least_one_u32(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
     }
 }

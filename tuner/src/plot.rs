@@ -2,7 +2,7 @@
 //! step, and the learning rate against step.
 
 use crate::checkpoint::CurvePoint;
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, Context, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -99,7 +99,8 @@ pub(crate) fn both_formats(
         x_label,
         y_label,
         series,
-    )?;
+    )
+    .with_context(|| format!("writing {}", png.display()))?;
     let svg = dir.join(format!("{stem}.svg"));
     draw(
         SVGBackend::new(&svg, (900, 520)).into_drawing_area(),
@@ -107,7 +108,8 @@ pub(crate) fn both_formats(
         x_label,
         y_label,
         series,
-    )?;
+    )
+    .with_context(|| format!("writing {}", svg.display()))?;
     Ok(())
 }
 

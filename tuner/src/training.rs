@@ -123,7 +123,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
     std::fs::create_dir_all(&config.out)
         .with_context(|| format!("creating {}", config.out.display()))?;
     let arch = G::ARCH;
-    let (games, held_out) = split_validation(load_games(&config.data)?, config.val_every);
+    let (games, held_out) = split_validation(load_games::<G>(&config.data)?, config.val_every);
     if games.is_empty() {
         bail!("no games in {:?}", config.data);
     }
@@ -131,7 +131,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
         lambda: config.lambda,
         eval_scale: arch.eval_scale as f32,
     };
-    let mut val_games = load_games(&config.val)?;
+    let mut val_games = load_games::<G>(&config.val)?;
     val_games.extend(held_out);
     eprintln!(
         "tuner: {} training games, {} validation games",
@@ -244,8 +244,13 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
             val_loss,
             lr,
         });
+        let val_text = if val.is_empty() {
+            "n/a".to_string()
+        } else {
+            format!("{val_loss:.6}")
+        };
         let line = format!(
-            "superbatch {}/{}: train loss {train_loss:.6}, val loss {val_loss:.6}, lr {lr:.2e}, {:.0} positions/s (training step {:.0}/s)",
+            "superbatch {}/{}: train loss {train_loss:.6}, val loss {val_text}, lr {lr:.2e}, {:.0} positions/s (training step {:.0}/s)",
             state.superbatch,
             config.superbatches,
             positions as f64 / started.elapsed().as_secs_f64(),
@@ -264,7 +269,17 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
             state.adam_v.clone_from(&trainer.optimizer.v);
             state.adam_step = trainer.optimizer.step;
             state.save(&own_checkpoint)?;
-            plot_curves(&config.out, &state.curve, &config.name)?;
+            // Plots are a convenience: failing to draw them does not stop the run.
+            if let Err(e) = plot_curves(&config.out, &state.curve, &config.name) {
+                let warning = format!(
+                    "tuner: warning: could not draw the plots in {}: {e:#}; training goes on",
+                    config.out.display()
+                );
+                match &bar {
+                    Some(bar) => bar.println(warning),
+                    None => eprintln!("{warning}"),
+                }
+            }
         }
     }
     if let Some(bar) = &bar {

@@ -48,7 +48,7 @@ fn perturbed(seed: u64) -> Vec<f32> {
 fn fits_known_parameters_and_writes_them_as_rust() {
     let dir = scratch("data");
     let data = chess_data(&dir);
-    let games = load_games(std::slice::from_ref(&data)).unwrap();
+    let games = load_games::<Position>(std::slice::from_ref(&data)).unwrap();
     let refs: Vec<_> = games.iter().collect();
     let blend = TargetBlend {
         lambda: 0.0,

@@ -27,7 +27,7 @@ fn data<G: DatagenGame>(game: &str) -> Vec<datagen::format::GameRecord> {
     };
     let eval = load_eval::<G>("classical").unwrap();
     generate::<G, _>(&eval, &config, 1, &dir).unwrap();
-    let games = load_games(&[dir.join("data.bin")]).unwrap();
+    let games = load_games::<G>(&[dir.join("data.bin")]).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     games
 }

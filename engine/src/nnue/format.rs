@@ -35,6 +35,8 @@ pub enum NetFormatError {
     HeaderChecksum,
     #[error("payload is truncated: header says {expected} bytes, file has {found}")]
     Truncated { expected: u64, found: u64 },
+    #[error("file has {extra} bytes after the payload the header declares ({expected} bytes): not a net file as written, or damaged")]
+    TrailingBytes { expected: u64, extra: u64 },
     #[error("payload is {found} bytes, architecture needs {expected}")]
     PayloadSize { expected: u64, found: u64 },
     #[error("payload checksum mismatch: the net file is corrupt")]
@@ -207,6 +209,12 @@ pub fn validate(bytes: &[u8], expected: &Architecture) -> Result<NetHeader, NetF
         return Err(NetFormatError::Truncated {
             expected: header.payload_len,
             found: available,
+        });
+    }
+    if available > header.payload_len {
+        return Err(NetFormatError::TrailingBytes {
+            expected: header.payload_len,
+            extra: available - header.payload_len,
         });
     }
     let layout = PayloadLayout::of(expected);

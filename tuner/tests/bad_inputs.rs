@@ -1,0 +1,299 @@
+//! Bad input never crashes, hangs or silently misleads the tuner: damaged chunks are skipped
+//! with a warning (later chunks still read), data of the other game and games that do not replay
+//! are named, devices are refused, damaged checkpoints are refused, a full disk is reported with
+//! the file's path (and leaves no temporary checkpoint), plots that cannot be drawn do not stop
+//! training, stdout errors are handled, and degenerate arguments are refused.
+
+mod support;
+
+use datagen::format::{encode_chunk, parse_chunk, scan, GameRecord, GAME_CHESS};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = support::scratch("tuner-bad", name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs the tuner with a deadline (a hang or a read-until-OOM fails the test).
+fn tuner(args: &[&str]) -> Output {
+    let mut child = Command::new(TUNER)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("tuner {args:?} ran past its deadline");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// `tuner eval --game chess classical --data FILE`: the position count it reports.
+fn classical_count(data: &Path) -> (usize, Output) {
+    let out = tuner(&["eval", "--game", "chess", "classical", "--data", s(data)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let count = stdout
+        .split("over ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    (count, out)
+}
+
+fn train_args<'a>(data: &'a Path, out: &'a Path, superbatches: &'a str) -> Vec<&'a str> {
+    vec![
+        "train",
+        "--game",
+        "chess",
+        "--data",
+        s(data),
+        "--superbatches",
+        superbatches,
+        "--batches",
+        "2",
+        "--batch",
+        "256",
+        "--threads",
+        "2",
+        "--out",
+        s(out),
+    ]
+}
+
+#[test]
+fn damaged_chunks_other_games_and_unreplayable_games_are_reported() {
+    let dir = scratch("data");
+    let data = support::chess_data(&dir, 128, 300, 5);
+    let bytes = std::fs::read(&data).unwrap();
+    let chunks = scan(&bytes).chunks;
+    assert_eq!(chunks.len(), 4);
+
+    // Chunk 2 of 4 damaged: the readers skip it with a warning and read chunks 3 and 4.
+    let mut damaged = bytes.clone();
+    damaged[chunks[1].offset + 40 + 200] ^= 0x08;
+    let damaged_file = dir.join("damaged.bin");
+    std::fs::write(&damaged_file, &damaged).unwrap();
+    let mut without_second = bytes[..chunks[1].offset].to_vec();
+    without_second.extend_from_slice(&bytes[chunks[2].offset..]);
+    let without_file = dir.join("without-second.bin");
+    std::fs::write(&without_file, &without_second).unwrap();
+    let (expected, _) = classical_count(&without_file);
+    let (count, out) = classical_count(&damaged_file);
+    assert_eq!(count, expected, "the chunks after the damaged one are read");
+    let warning = text(&out.stderr);
+    assert!(
+        warning.contains(s(&damaged_file)) && warning.contains("chunk 2"),
+        "{warning}"
+    );
+    let train_out = scratch("train-damaged");
+    let out = tuner(&train_args(&damaged_file, &train_out, "1"));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = text(&out.stderr);
+    assert!(log.contains("96 training games"), "{log}");
+    // No validation set: the validation loss is "n/a", not NaN.
+    assert!(
+        log.contains("val loss n/a") && !log.contains("NaN"),
+        "{log}"
+    );
+
+    // Shogi data given as chess data: an error naming the file and the game it holds.
+    let shogi_dir = scratch("shogi");
+    let config = datagen::generate::GenerateConfig {
+        game: "shogi".into(),
+        games: Some(2),
+        positions: None,
+        nodes: 200,
+        seed: 1,
+        random_plies: 8,
+        verify_nodes: 0,
+        verify_margin: 300,
+        adjudication: Default::default(),
+        evaluator: "classical".into(),
+        dfrc: false,
+    };
+    let eval = datagen::players::load_eval::<sente::shogi::Position>("classical").unwrap();
+    datagen::generate::generate::<sente::shogi::Position, _>(&eval, &config, 2, &shogi_dir)
+        .unwrap();
+    let shogi = shogi_dir.join("data.bin");
+    let out = tuner(&["eval", "--game", "chess", "classical", "--data", s(&shogi)]);
+    assert!(!out.status.success());
+    let message = text(&out.stderr);
+    assert!(
+        message.contains(s(&shogi)) && message.contains("holds shogi data, not chess"),
+        "{message}"
+    );
+    let out = tuner(&train_args(&shogi, &scratch("train-shogi"), "1"));
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("holds shogi data, not chess"));
+
+    // A game that does not replay is named with its file and index.
+    let (info, payload) = parse_chunk(&bytes, 0).unwrap();
+    let mut games: Vec<GameRecord> = datagen::format::decode_games(&info, payload).unwrap();
+    games.truncate(3);
+    games[1].moves[4] = 0;
+    let bad_game = dir.join("bad-game.bin");
+    std::fs::write(&bad_game, encode_chunk(GAME_CHESS, 0, &games)).unwrap();
+    let (_, out) = classical_count(&bad_game);
+    let warning = text(&out.stderr);
+    assert!(
+        warning.contains(s(&bad_game)) && warning.contains("game 1 does not replay"),
+        "{warning}"
+    );
+
+    // Devices are refused.
+    for args in [
+        vec![
+            "eval",
+            "--game",
+            "chess",
+            "classical",
+            "--data",
+            "/dev/zero",
+        ],
+        train_args(Path::new("/dev/zero"), &train_out, "1"),
+    ] {
+        let out = tuner(&args);
+        assert!(!out.status.success());
+        assert!(text(&out.stderr).contains("not a regular file"), "{args:?}");
+    }
+    for d in [dir, shogi_dir, train_out] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn checkpoints_disk_full_plots_stdout_and_arguments() {
+    let dir = scratch("checkpoints");
+    let data = support::chess_data(&dir, 32, 300, 7);
+    let out_dir = dir.join("run");
+    let out = tuner(&train_args(&data, &out_dir, "1"));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let checkpoint = out_dir.join("checkpoint.bin");
+
+    // A flipped byte in a checkpoint: refused, both to resume and to evaluate.
+    let mut bytes = std::fs::read(&checkpoint).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x01;
+    std::fs::write(&checkpoint, &bytes).unwrap();
+    let out = tuner(&train_args(&data, &out_dir, "2"));
+    assert!(!out.status.success());
+    let message = text(&out.stderr);
+    assert!(
+        message.contains(s(&checkpoint)) && message.contains("damaged"),
+        "{message}"
+    );
+    let out = tuner(&[
+        "eval",
+        "--game",
+        "chess",
+        s(&checkpoint),
+        "--data",
+        s(&data),
+    ]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("damaged"));
+
+    // A full disk while writing the checkpoint: the error names the file, and no temporary
+    // file is left behind.
+    let full_dir = dir.join("full");
+    std::fs::create_dir_all(&full_dir).unwrap();
+    let tmp = full_dir.join("checkpoint.tmp");
+    std::os::unix::fs::symlink("/dev/full", &tmp).unwrap();
+    let out = tuner(&train_args(&data, &full_dir, "1"));
+    assert!(!out.status.success());
+    let message = text(&out.stderr);
+    assert!(
+        message.contains(s(&tmp)) && message.contains("No space left"),
+        "{message}"
+    );
+    assert!(
+        std::fs::symlink_metadata(&tmp).is_err(),
+        "checkpoint.tmp left behind"
+    );
+
+    // A plot that cannot be written: a warning, and training goes on to the net.
+    let plot_dir = dir.join("plot");
+    std::fs::create_dir_all(plot_dir.join("loss.png")).unwrap();
+    let out = tuner(&train_args(&data, &plot_dir, "2"));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("could not draw the plots"));
+    assert!(plot_dir.join("sente-net.nnue").exists());
+    let net = plot_dir.join("sente-net.nnue");
+
+    // stdout: a full disk is an error, a closed pipe a quiet exit.
+    let eval_args = ["eval", "--game", "chess", s(&net), "--data", s(&data)];
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(TUNER)
+        .args(eval_args)
+        .stdout(full)
+        .output()
+        .unwrap();
+    let message = text(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        !message.contains("panicked") && message.contains("No space left"),
+        "{message}"
+    );
+    let mut child = Command::new(TUNER)
+        .args(eval_args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let message = text(&out.stderr);
+    assert!(
+        out.status.success() && !message.contains("panicked"),
+        "{message}"
+    );
+
+    // Degenerate arguments.
+    for (flag, command) in [
+        ("--threads", "train"),
+        ("--batch", "train"),
+        ("--batches", "train"),
+        ("--threads", "eval"),
+    ] {
+        let mut args = if command == "train" {
+            train_args(&data, &out_dir, "1")
+        } else {
+            eval_args.to_vec()
+        };
+        match args.iter().position(|a| *a == flag) {
+            Some(at) => args[at + 1] = "0",
+            None => args.extend([flag, "0"]),
+        }
+        let out = tuner(&args);
+        assert!(!out.status.success(), "{command} {flag} 0");
+        assert!(
+            text(&out.stderr).contains("must be at least 1"),
+            "{command} {flag} 0: {}",
+            text(&out.stderr)
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
