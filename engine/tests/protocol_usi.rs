@@ -104,6 +104,28 @@ fn plays_under_byoyomi_and_fischer_clocks() {
     engine.finish(true, SEARCH);
 }
 
+/// cshogi's `Engine.go(byoyomi=100)` sends no btime/wtime: no main time, so the answer comes
+/// within the byoyomi instead of after `stop` (issue 20, item 1).
+#[test]
+fn byoyomi_without_main_time_answers_by_itself() {
+    let mut engine = usi_engine();
+    engine.sync();
+    for go in ["go byoyomi 100", "go winc 100 binc 100", "go movestogo 5"] {
+        engine.send("position startpos");
+        engine.send(go);
+        let (best, _) = bestmove(&mut engine);
+        assert_legal(&Position::startpos(), &best, &engine);
+    }
+    engine.send("position startpos");
+    engine.send("go ponder byoyomi 100");
+    std::thread::sleep(Duration::from_millis(150));
+    assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    engine.send("ponderhit");
+    let (best, _) = bestmove(&mut engine);
+    assert_legal(&Position::startpos(), &best, &engine);
+    engine.finish(true, SEARCH);
+}
+
 #[test]
 fn ponder_stop_and_gameover_end_searches() {
     let mut engine = usi_engine();
