@@ -425,3 +425,34 @@ fn end_of_input_ends_the_engine_even_while_searching() {
     let status = engine.finish(false, Duration::from_secs(10));
     assert!(status.success());
 }
+
+/// An `EvalFile` naming a FIFO (or a directory) is refused before it is opened: opening a FIFO
+/// used to block the engine for good, `quit` included (issue 20, item 7).
+#[test]
+fn eval_file_that_is_no_regular_file_is_refused() {
+    let dir = std::env::temp_dir().join(format!("sente-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("net.nnue");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let mut engine = uci_engine();
+    for path in [&fifo, &dir] {
+        engine.send(&format!("setoption name EvalFile value {}", path.display()));
+        let lines = engine.sync();
+        assert!(
+            lines.len() == 1
+                && lines[0].starts_with("info string EvalFile: ")
+                && lines[0].contains("evaluation unchanged"),
+            "{lines:?}"
+        );
+    }
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    engine.expect_prefix("bestmove", SEARCH);
+    engine.finish(true, SEARCH);
+    let _ = std::fs::remove_dir_all(&dir);
+}
