@@ -456,3 +456,40 @@ fn eval_file_that_is_no_regular_file_is_refused() {
     engine.finish(true, SEARCH);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// With UCI_Chess960 false, castling rights that only Chess960 has (king on d1, Shredder-FEN
+/// letters) are refused as Stockfish refuses them, and the previous position stays (issue 20,
+/// item 8). With UCI_Chess960 true the same FEN is accepted.
+#[test]
+fn chess960_castling_rights_need_uci_chess960() {
+    let mut engine = uci_engine();
+    engine.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    for fen in [
+        "r3k2r/8/8/8/8/8/8/R2K3R w KQkq -",
+        "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1",
+    ] {
+        engine.send(&format!("position fen {fen}"));
+        let lines = engine.sync();
+        assert!(
+            lines.len() == 1
+                && lines[0].starts_with("info string Invalid position: ")
+                && lines[0].contains("UCI_Chess960")
+                && lines[0].ends_with("position unchanged"),
+            "{fen}: {lines:?}"
+        );
+        engine.send("go perft 1");
+        let lines = engine.expect_prefix("Nodes searched", SEARCH);
+        assert_eq!(
+            lines.last().unwrap(),
+            "Nodes searched: 15",
+            "{fen}: {lines:?}"
+        );
+    }
+    engine.send("setoption name UCI_Chess960 value true");
+    engine.send("position fen r3k2r/8/8/8/8/8/8/R2K3R w KQkq -");
+    assert!(engine.sync().is_empty());
+    engine.send("go perft 1");
+    let lines = engine.expect_prefix("Nodes searched", SEARCH);
+    assert!(lines.iter().any(|l| l.starts_with("d1a1:")), "{lines:?}");
+    engine.finish(true, SEARCH);
+}

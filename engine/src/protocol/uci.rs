@@ -184,6 +184,11 @@ impl<G: ProtocolGame> UciSession<G> {
             }
             Some(kind) if (kind == "fen" || kind == "sfen") && setup.len() > 1 => {
                 match G::from_text(&setup[1..].join(" ")) {
+                    Ok(pos) if pos.rules_conflict(&self.settings.rules).is_some() => {
+                        let why = pos.rules_conflict(&self.settings.rules).unwrap_or_default();
+                        self.info(&format!("Invalid position: {why}; position unchanged"));
+                        return;
+                    }
                     Ok(mut pos) => {
                         pos.apply_rules(&self.settings.rules);
                         pos
