@@ -493,3 +493,41 @@ fn chess960_castling_rights_need_uci_chess960() {
     assert!(lines.iter().any(|l| l.starts_with("d1a1:")), "{lines:?}");
     engine.finish(true, SEARCH);
 }
+
+/// `go perft` runs beside the protocol loop: `isready` is answered and `stop` / `quit` end a
+/// perft that would take hours; an absurd depth is refused at once; depth 0 is one node
+/// (issue 20, item 6).
+#[test]
+fn perft_can_be_stopped_and_absurd_depths_are_refused() {
+    let mut engine = uci_engine();
+    engine.send("position startpos");
+    engine.send("go perft 99");
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1 && lines[0].contains("perft depth 99 is too deep: at most 13"),
+        "{lines:?}"
+    );
+    engine.send("go perft 0");
+    let lines = engine.expect_prefix("Nodes searched", SEARCH);
+    assert_eq!(lines, vec!["", "Nodes searched: 1"]);
+    // Chess perft 9 from the start is 2.4e12 leaves: hours of work.
+    engine.send("go perft 9");
+    std::thread::sleep(Duration::from_millis(200));
+    let lines = engine.sync();
+    assert!(
+        lines.iter().all(|l| !l.starts_with("Nodes searched")),
+        "{lines:?}"
+    );
+    engine.send("stop");
+    let lines = engine.expect_prefix("info string perft stopped", SEARCH);
+    assert!(
+        lines.iter().all(|l| !l.starts_with("Nodes searched")),
+        "{lines:?}"
+    );
+    engine.send("go perft 2");
+    let lines = engine.expect_prefix("Nodes searched", SEARCH);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 400");
+    engine.send("go perft 9");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(engine.finish(true, Duration::from_secs(10)).success());
+}

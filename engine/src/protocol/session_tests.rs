@@ -57,6 +57,9 @@ impl Harness {
                 Ok(Event::MateDone(id)) => {
                     self.session.mate_done(id);
                 }
+                Ok(Event::PerftDone(id)) => {
+                    self.session.perft_done(id);
+                }
                 Ok(_) => {}
                 Err(_) => break,
             }

@@ -7,6 +7,7 @@ use super::go::{parse_go, GoDialect, MateRequest};
 use super::input::{rest_after, tokens, Event};
 use super::options::{split_setoption, uci_declaration, EngineSettings, OptionEffect, OptionTable};
 use super::output::Output;
+use super::perft_job::PerftJob;
 use super::record::{has_legal_move, legal_moves, GameRecord};
 use super::{usi, Flow, Protocol, ProtocolGame};
 use crate::game::{Game, GameResult};
@@ -62,6 +63,9 @@ pub struct UciSession<G: ProtocolGame> {
     /// USI `go mate` in progress.
     mate_job: Option<usi::MateJob<G>>,
     next_mate_id: u64,
+    /// `go perft` in progress.
+    perft_job: Option<PerftJob>,
+    next_perft_id: u64,
     events: Sender<Event>,
     /// The `EvalFile` value the backend's evaluator was last set from.
     loaded_eval_file: String,
@@ -84,6 +88,8 @@ impl<G: ProtocolGame> UciSession<G> {
             held_answer: None,
             mate_job: None,
             next_mate_id: 1,
+            perft_job: None,
+            next_perft_id: 1,
             events,
             loaded_eval_file: String::new(),
             debug: false,
@@ -238,11 +244,14 @@ impl<G: ProtocolGame> UciSession<G> {
         }
         let root = self.record.current().clone();
         if let Some(depth) = params.perft {
-            let mut text = Vec::new();
-            let _ = crate::perft::perft_divide(&root, depth, &mut text);
-            for line in String::from_utf8_lossy(&text).lines() {
-                self.out.line(line);
+            if let Err(message) = crate::perft::check_depth(depth) {
+                self.info(&message);
+                return;
             }
+            let id = self.next_perft_id;
+            self.next_perft_id += 1;
+            let job = PerftJob::start(root, depth, self.out.clone(), id, self.events.clone());
+            self.perft_job = Some(job);
             return;
         }
         if let (Dialect::Usi, Some(request)) = (self.dialect, params.mate) {
@@ -360,6 +369,9 @@ impl<G: ProtocolGame> UciSession<G> {
 
     /// Ends the running search (printing its answer) and prints any held answer.
     fn finish_search(&mut self) {
+        if let Some(job) = self.perft_job.take() {
+            job.finish();
+        }
         if let Some(job) = self.mate_job.take() {
             self.out.line(&job.finish());
         }
@@ -437,6 +449,15 @@ impl<G: ProtocolGame> Protocol for UciSession<G> {
         if self.mate_job.as_ref().is_some_and(|job| job.id == id) {
             if let Some(job) = self.mate_job.take() {
                 self.out.line(&job.finish());
+            }
+        }
+        Flow::Continue
+    }
+
+    fn perft_done(&mut self, id: u64) -> Flow {
+        if self.perft_job.as_ref().is_some_and(|job| job.id == id) {
+            if let Some(job) = self.perft_job.take() {
+                job.finish();
             }
         }
         Flow::Continue
