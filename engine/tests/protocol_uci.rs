@@ -531,3 +531,39 @@ fn perft_can_be_stopped_and_absurd_depths_are_refused() {
     std::thread::sleep(Duration::from_millis(100));
     assert!(engine.finish(true, Duration::from_secs(10)).success());
 }
+
+/// A hash size or thread count the memory cannot hold (here a 4 GB address-space limit, as on
+/// a small machine) is reported in an `info string` and the engine keeps playing with what it
+/// has; it used to abort with "memory allocation failed" (issue 20, item 3). The new size is
+/// allocated at `isready`, so the report comes before `readyok` (item 2).
+#[test]
+fn hash_and_threads_beyond_memory_are_refused_not_fatal() {
+    let mut engine = Engine::start_with_memory_limit(4_000_000);
+    engine.send("uci");
+    engine.expect_prefix("uciok", SEARCH);
+    engine.send("setoption name Hash value 65536");
+    let lines = engine.sync();
+    assert_eq!(
+        lines,
+        vec!["info string Hash: cannot allocate a 65536 MB hash table; keeping 16 MB"]
+    );
+    engine.send("position startpos");
+    engine.send("go movetime 100");
+    let (best, _, _) = bestmove(&mut engine);
+    assert_legal(&Position::startpos(), &best, &engine);
+    engine.send("setoption name Threads value 1024");
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1
+            && lines[0].starts_with("info string Threads: memory for only ")
+            && lines[0].contains(" of 1024 search threads; using "),
+        "{lines:?}"
+    );
+    engine.send("setoption name Threads value 2");
+    engine.send("setoption name Hash value 64");
+    assert!(engine.sync().is_empty());
+    engine.send("go depth 4");
+    let (best, _, _) = bestmove(&mut engine);
+    assert_legal(&Position::startpos(), &best, &engine);
+    assert!(engine.finish(true, SEARCH).success());
+}

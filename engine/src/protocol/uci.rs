@@ -159,6 +159,14 @@ impl<G: ProtocolGame> UciSession<G> {
         self.loaded_eval_file = wanted;
     }
 
+    /// Allocates a changed hash size or thread count and clears tables now (at `isready`), so
+    /// that the next search does not pay for them on its clock; reports what failed.
+    fn prepare_backend(&mut self) {
+        for problem in self.controller.prepare() {
+            self.info(&problem);
+        }
+    }
+
     fn replay_position(&mut self) {
         match self.last_position.clone() {
             Some(line) => self.set_position(&line),
@@ -169,6 +177,7 @@ impl<G: ProtocolGame> UciSession<G> {
     fn new_game(&mut self) {
         self.finish_search();
         self.controller.clear();
+        self.prepare_backend();
         self.record = GameRecord::new(start_position::<G>(&self.settings));
         self.last_position = None;
     }
@@ -310,6 +319,7 @@ impl<G: ProtocolGame> UciSession<G> {
                 self.settings.search.show_wdl,
             ),
         };
+        self.prepare_backend();
         let (_, previous) = self.controller.start(request);
         if let Some(previous) = previous {
             self.print_answer(previous);
@@ -408,6 +418,7 @@ impl<G: ProtocolGame> Protocol for UciSession<G> {
             ("uci", Dialect::Uci) | ("usi", Dialect::Usi) => self.identify(),
             ("isready", _) => {
                 self.sync_evaluator();
+                self.prepare_backend();
                 self.out.line("readyok");
             }
             ("debug", _) => self.debug = args.first() != Some(&"off"),

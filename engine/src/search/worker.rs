@@ -130,6 +130,15 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     pub fn new(id: usize, evaluator: E) -> Self {
+        match Self::try_new(id, evaluator) {
+            Some(worker) => worker,
+            None => panic!("cannot allocate search thread {id}"),
+        }
+    }
+
+    /// As `new`, or `None` when its history tables cannot be allocated.
+    pub fn try_new(id: usize, evaluator: E) -> Option<Self> {
+        let history = HistoryTables::try_new(MAX_PLY)?;
         let move_capacity = <G::Moves as MoveList<G::Move>>::CAPACITY;
         let lmr = (0..64)
             .map(|depth| {
@@ -143,10 +152,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 row
             })
             .collect();
-        Self {
+        Some(Self {
             id,
             evaluator,
-            history: HistoryTables::new(MAX_PLY),
+            history,
             stack: vec![
                 PlyState {
                     static_eval: NO_EVAL,
@@ -172,7 +181,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             lmr,
             completed_depth: 0,
             completed_lines: Vec::with_capacity(move_capacity),
-        }
+        })
     }
 
     /// Forgets all learned move-ordering statistics.
