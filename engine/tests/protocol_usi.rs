@@ -201,6 +201,21 @@ fn go_mate_answers_checkmate_lines() {
     engine.finish(true, SEARCH);
 }
 
+/// `go mate` answers a shortest mate: here the solver's first proof is 5 plies long, but R*2c
+/// mates in 3 (issue 20, item 5).
+#[test]
+fn go_mate_answers_a_shortest_mate() {
+    let mut engine = usi_engine();
+    engine.send("position sfen 7k1/9/8n/6L2/9/9/9/9/K8 b RG 1");
+    engine.send("go mate 1000");
+    let lines = engine.expect_prefix("checkmate", SEARCH);
+    let answer = lines.last().unwrap();
+    let moves: Vec<&str> = answer.split_whitespace().skip(1).collect();
+    assert_eq!(moves.len(), 3, "{answer}");
+    assert_eq!(moves[0], "R*2c", "{answer}");
+    engine.finish(true, SEARCH);
+}
+
 #[test]
 fn bad_positions_and_moves_keep_a_valid_state() {
     let mut engine = usi_engine();
