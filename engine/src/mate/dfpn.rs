@@ -434,7 +434,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         match solver.solve(&pos, None, Some(20_000_000), &stop) {
             MateAnswer::Mate(line) => {
-                let mut p = pos.clone();
+                let mut p = pos;
                 line.iter()
                     .map(|&m| {
                         let text = p.format_move(m);
