@@ -216,6 +216,37 @@ fn go_mate_answers_a_shortest_mate() {
     engine.finish(true, SEARCH);
 }
 
+/// A tsume without the attacker's king is still refused (see docs/gui.md), but after a refused
+/// `position` neither `go mate` nor `go` answers for the previous position without saying so:
+/// `go mate` used to print the old problem's mate (issue 20, item 4, partly).
+#[test]
+fn after_a_refused_position_go_does_not_answer_silently_for_the_old_one() {
+    let mut engine = usi_engine();
+    engine.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    engine.send("position sfen 7k1/9/6G2/9/9/9/9/9/9 b SR 1");
+    let lines = engine.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    engine.send("go mate 1000");
+    let lines = engine.expect_prefix("checkmate", SEARCH);
+    assert_eq!(lines.last().unwrap(), "checkmate timeout", "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string go mate: the last position was refused"),
+        "{lines:?}"
+    );
+    engine.send("go depth 1");
+    let lines = engine.expect_prefix("bestmove", SEARCH);
+    assert!(
+        lines[0].starts_with("info string the last position was refused"),
+        "{lines:?}"
+    );
+    // An accepted position ends the warning.
+    engine.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    engine.send("go mate 1000");
+    let lines = engine.expect_prefix("checkmate", SEARCH);
+    assert_eq!(lines, vec!["checkmate G*5b"]);
+    engine.finish(true, SEARCH);
+}
+
 #[test]
 fn bad_positions_and_moves_keep_a_valid_state() {
     let mut engine = usi_engine();

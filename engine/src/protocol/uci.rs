@@ -56,6 +56,9 @@ pub struct UciSession<G: ProtocolGame> {
     record: GameRecord<G>,
     /// The last accepted `position` line, replayed when rule options change.
     last_position: Option<String>,
+    /// Why the last `position` command was refused (the engine kept the previous position,
+    /// which the GUI no longer has): `go` says so, and `go mate` does not solve a stale problem.
+    refused_position: Option<String>,
     controller: Controller<G, G::Backend>,
     /// An answer that needed no search but must wait for `stop` / `ponderhit` (the root had no
     /// move during `go infinite` or `go ponder`).
@@ -84,6 +87,7 @@ impl<G: ProtocolGame> UciSession<G> {
             settings,
             record,
             last_position: None,
+            refused_position: None,
             controller,
             held_answer: None,
             mate_job: None,
@@ -180,6 +184,7 @@ impl<G: ProtocolGame> UciSession<G> {
         self.prepare_backend();
         self.record = GameRecord::new(start_position::<G>(&self.settings));
         self.last_position = None;
+        self.refused_position = None;
     }
 
     /// `position startpos|fen|sfen ... [moves ...]`. A bad position leaves the old one; moves
@@ -202,6 +207,7 @@ impl<G: ProtocolGame> UciSession<G> {
                     Ok(pos) if pos.rules_conflict(&self.settings.rules).is_some() => {
                         let why = pos.rules_conflict(&self.settings.rules).unwrap_or_default();
                         self.info(&format!("Invalid position: {why}; position unchanged"));
+                        self.refused_position = Some(why);
                         return;
                     }
                     Ok(mut pos) => {
@@ -210,6 +216,7 @@ impl<G: ProtocolGame> UciSession<G> {
                     }
                     Err(error) => {
                         self.info(&format!("Invalid position: {error}; position unchanged"));
+                        self.refused_position = Some(error.to_string());
                         return;
                     }
                 }
@@ -223,6 +230,7 @@ impl<G: ProtocolGame> UciSession<G> {
                 self.info(&format!(
                     "Invalid position command: expected 'startpos' or '{keyword} <text>'; position unchanged"
                 ));
+                self.refused_position = Some("not a position command".to_string());
                 return;
             }
         };
@@ -241,6 +249,7 @@ impl<G: ProtocolGame> UciSession<G> {
         }
         self.record = record;
         self.last_position = Some(line.to_string());
+        self.refused_position = None;
     }
 
     fn go(&mut self, args: &[&str]) {
@@ -250,6 +259,20 @@ impl<G: ProtocolGame> UciSession<G> {
         let (params, warnings) = parse_go(args, dialect);
         for warning in warnings {
             self.info(&warning);
+        }
+        if let Some(why) = &self.refused_position {
+            let why = why.clone();
+            if let (Dialect::Usi, Some(_)) = (self.dialect, params.mate) {
+                // The problem the GUI asks about was never set up: no answer for another one.
+                self.info(&format!(
+                    "go mate: the last position was refused ({why}); not solving the previous one"
+                ));
+                self.out.line("checkmate timeout");
+                return;
+            }
+            self.info(&format!(
+                "the last position was refused ({why}); searching the previous position"
+            ));
         }
         let root = self.record.current().clone();
         if let Some(depth) = params.perft {
