@@ -216,16 +216,34 @@ fn go_mate_answers_a_shortest_mate() {
     engine.finish(true, SEARCH);
 }
 
-/// A tsume without the attacker's king is still refused (see docs/gui.md), but after a refused
-/// `position` neither `go mate` nor `go` answers for the previous position without saying so:
-/// `go mate` used to print the old problem's mate (issue 20, item 4, partly).
+/// A tsume without the attacker's king is solved (it used to be refused, and `go mate` then
+/// answered the previous problem); after a refused `position`, neither `go mate` nor `go`
+/// answers for the previous position without saying so (issue 20, item 4).
 #[test]
-fn after_a_refused_position_go_does_not_answer_silently_for_the_old_one() {
+fn tsume_without_attacker_king_and_refused_positions() {
     let mut engine = usi_engine();
     engine.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
     engine.send("position sfen 7k1/9/6G2/9/9/9/9/9/9 b SR 1");
+    assert!(engine.sync().is_empty());
+    engine.send("go mate 10000");
+    let lines = engine.expect_prefix("checkmate", SEARCH);
+    assert_eq!(lines, vec!["checkmate S*2b 2a1b R*1c"]);
+    // The alpha-beta search does not take it, but still answers with a legal move.
+    engine.send("go depth 3");
+    let lines = engine.expect_prefix("bestmove", SEARCH);
+    assert!(lines[0].contains("Sente has no king"), "{lines:?}");
+    let pos = Position::from_text("7k1/9/6G2/9/9/9/9/9/9 b SR 1").unwrap();
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert_legal(&pos, best, &engine);
+
+    // The defender still needs its king: refused, and the next go mate says so instead of
+    // solving the problem before.
+    engine.send("position sfen 4k4/9/9/9/9/9/9/9/9 w - 1");
     let lines = engine.sync();
-    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(
+        lines,
+        vec!["info string Invalid position: First has no king; position unchanged"]
+    );
     engine.send("go mate 1000");
     let lines = engine.expect_prefix("checkmate", SEARCH);
     assert_eq!(lines.last().unwrap(), "checkmate timeout", "{lines:?}");
@@ -233,6 +251,9 @@ fn after_a_refused_position_go_does_not_answer_silently_for_the_old_one() {
         lines[0].starts_with("info string go mate: the last position was refused"),
         "{lines:?}"
     );
+    engine.send("position startpos");
+    engine.send("position sfen banana");
+    engine.sync();
     engine.send("go depth 1");
     let lines = engine.expect_prefix("bestmove", SEARCH);
     assert!(

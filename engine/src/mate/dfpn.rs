@@ -455,4 +455,13 @@ mod tests {
         assert_eq!(line[0], "R*2c", "{line:?}");
         assert_eq!(solve("4k4/9/4P4/9/9/9/9/9/4K4 b G 1"), ["G*5b"]);
     }
+
+    /// Issue 20, item 4: a tsume without the attacker's king is solved.
+    #[test]
+    fn a_tsume_without_the_attackers_king_is_solved() {
+        assert_eq!(
+            solve("7k1/9/6G2/9/9/9/9/9/9 b SR 1"),
+            ["S*2b", "2a1b", "R*1c"]
+        );
+    }
 }

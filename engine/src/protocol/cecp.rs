@@ -395,6 +395,12 @@ impl<G: ProtocolGame> CecpSession<G> {
 
     fn set_board(&mut self, text: &str) {
         match G::from_cecp_text(text) {
+            Ok(pos) if pos.search_refusal().is_some() => {
+                let why = pos.search_refusal().unwrap_or_default();
+                self.abort_search();
+                self.illegal_position = true;
+                self.out(&format!("tellusererror Illegal position: {why}"));
+            }
             Ok(mut pos) => {
                 pos.apply_rules(&self.common.settings.rules);
                 self.reset_board(pos);

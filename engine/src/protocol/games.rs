@@ -30,6 +30,12 @@ pub trait ProtocolGame: Game {
         None
     }
 
+    /// Why the alpha-beta search (and its evaluation) cannot play this position, which only the
+    /// mate solver takes (shogi: a tsume without the attacker's king); `None` when it can.
+    fn search_refusal(&self) -> Option<String> {
+        None
+    }
+
     /// How CECP result comments name a side ("White", "Black"; shogi "Sente", "Gote").
     fn side_name(side: Side) -> &'static str;
 
@@ -302,6 +308,18 @@ impl ProtocolGame for crate::shogi::Position {
             entering_king,
             max_plies: rules.max_plies,
         });
+    }
+
+    fn search_refusal(&self) -> Option<String> {
+        [Side::First, Side::Second]
+            .into_iter()
+            .find(|&side| !self.has_king(side))
+            .map(|side| {
+                format!(
+                    "{} has no king: only go mate (tsume) solves such a position",
+                    Self::side_name(side)
+                )
+            })
     }
 
     fn side_name(side: Side) -> &'static str {

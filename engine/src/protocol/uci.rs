@@ -299,6 +299,13 @@ impl<G: ProtocolGame> UciSession<G> {
             Some(self.no_move_answer(&root))
         } else if self.dialect == Dialect::Usi && root.can_declare_win() {
             Some(vec!["bestmove win".to_string()])
+        } else if let Some(why) = root.search_refusal() {
+            // A legal answer without a search: the first legal move.
+            let first = legal_moves(&root)[0];
+            Some(vec![
+                format!("info string {why}; playing the first legal move"),
+                format!("bestmove {}", root.format_move(first)),
+            ])
         } else {
             None
         };
