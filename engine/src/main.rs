@@ -148,6 +148,7 @@ fn perft(depth: u32, position: &str) -> ExitCode {
 }
 
 fn run_perft<G: Game>(depth: u32, text: &str, start_word: &str) -> Result<(), String> {
+    sente::perft::check_depth(depth)?;
     let pos = if text.is_empty() || text == start_word {
         G::startpos()
     } else {

@@ -53,6 +53,26 @@ fn perft_counts_chess_and_shogi_positions() {
     assert!(out.contains("Nodes searched: 900"), "{out}");
 }
 
+/// `perft 0` is one node and lists no move (as Stockfish); an absurd depth is refused at once
+/// instead of running without end (issue 20, item 6).
+#[test]
+fn perft_depth_zero_and_absurd_depths() {
+    let (code, out, _) = sente(&["perft", "0"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Nodes searched: 1\n"), "{out}");
+    assert!(!out.contains("e2e4"), "{out}");
+    for game in ["startpos", "shogi"] {
+        let started = std::time::Instant::now();
+        let (code, out, err) = sente(&["perft", "99", game]);
+        assert_eq!(code, 2, "{out}");
+        assert!(
+            err.contains("perft depth 99 is too deep: at most 13"),
+            "{err}"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    }
+}
+
 #[test]
 fn bad_input_exits_with_a_message_not_a_panic() {
     let (code, _, err) = sente(&["perft", "2", "banana"]);

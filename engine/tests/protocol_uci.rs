@@ -425,3 +425,145 @@ fn end_of_input_ends_the_engine_even_while_searching() {
     let status = engine.finish(false, Duration::from_secs(10));
     assert!(status.success());
 }
+
+/// An `EvalFile` naming a FIFO (or a directory) is refused before it is opened: opening a FIFO
+/// used to block the engine for good, `quit` included (issue 20, item 7).
+#[test]
+fn eval_file_that_is_no_regular_file_is_refused() {
+    let dir = std::env::temp_dir().join(format!("sente-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("net.nnue");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let mut engine = uci_engine();
+    for path in [&fifo, &dir] {
+        engine.send(&format!("setoption name EvalFile value {}", path.display()));
+        let lines = engine.sync();
+        assert!(
+            lines.len() == 1
+                && lines[0].starts_with("info string EvalFile: ")
+                && lines[0].contains("evaluation unchanged"),
+            "{lines:?}"
+        );
+    }
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    engine.expect_prefix("bestmove", SEARCH);
+    engine.finish(true, SEARCH);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// With UCI_Chess960 false, castling rights that only Chess960 has (king on d1, Shredder-FEN
+/// letters) are refused as Stockfish refuses them, and the previous position stays (issue 20,
+/// item 8). With UCI_Chess960 true the same FEN is accepted.
+#[test]
+fn chess960_castling_rights_need_uci_chess960() {
+    let mut engine = uci_engine();
+    engine.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    for fen in [
+        "r3k2r/8/8/8/8/8/8/R2K3R w KQkq -",
+        "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1",
+    ] {
+        engine.send(&format!("position fen {fen}"));
+        let lines = engine.sync();
+        assert!(
+            lines.len() == 1
+                && lines[0].starts_with("info string Invalid position: ")
+                && lines[0].contains("UCI_Chess960")
+                && lines[0].ends_with("position unchanged"),
+            "{fen}: {lines:?}"
+        );
+        engine.send("go perft 1");
+        let lines = engine.expect_prefix("Nodes searched", SEARCH);
+        assert_eq!(
+            lines.last().unwrap(),
+            "Nodes searched: 15",
+            "{fen}: {lines:?}"
+        );
+    }
+    engine.send("setoption name UCI_Chess960 value true");
+    engine.send("position fen r3k2r/8/8/8/8/8/8/R2K3R w KQkq -");
+    assert!(engine.sync().is_empty());
+    engine.send("go perft 1");
+    let lines = engine.expect_prefix("Nodes searched", SEARCH);
+    assert!(lines.iter().any(|l| l.starts_with("d1a1:")), "{lines:?}");
+    engine.finish(true, SEARCH);
+}
+
+/// `go perft` runs beside the protocol loop: `isready` is answered and `stop` / `quit` end a
+/// perft that would take hours; an absurd depth is refused at once; depth 0 is one node
+/// (issue 20, item 6).
+#[test]
+fn perft_can_be_stopped_and_absurd_depths_are_refused() {
+    let mut engine = uci_engine();
+    engine.send("position startpos");
+    engine.send("go perft 99");
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1 && lines[0].contains("perft depth 99 is too deep: at most 13"),
+        "{lines:?}"
+    );
+    engine.send("go perft 0");
+    let lines = engine.expect_prefix("Nodes searched", SEARCH);
+    assert_eq!(lines, vec!["", "Nodes searched: 1"]);
+    // Chess perft 9 from the start is 2.4e12 leaves: hours of work.
+    engine.send("go perft 9");
+    std::thread::sleep(Duration::from_millis(200));
+    let lines = engine.sync();
+    assert!(
+        lines.iter().all(|l| !l.starts_with("Nodes searched")),
+        "{lines:?}"
+    );
+    engine.send("stop");
+    let lines = engine.expect_prefix("info string perft stopped", SEARCH);
+    assert!(
+        lines.iter().all(|l| !l.starts_with("Nodes searched")),
+        "{lines:?}"
+    );
+    engine.send("go perft 2");
+    let lines = engine.expect_prefix("Nodes searched", SEARCH);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 400");
+    engine.send("go perft 9");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(engine.finish(true, Duration::from_secs(10)).success());
+}
+
+/// A hash size or thread count the memory cannot hold (here a 4 GB address-space limit, as on
+/// a small machine) is reported in an `info string` and the engine keeps playing with what it
+/// has; it used to abort with "memory allocation failed" (issue 20, item 3). The new size is
+/// allocated at `isready`, so the report comes before `readyok` (item 2).
+#[test]
+fn hash_and_threads_beyond_memory_are_refused_not_fatal() {
+    let mut engine = Engine::start_with_memory_limit(4_000_000);
+    engine.send("uci");
+    engine.expect_prefix("uciok", SEARCH);
+    engine.send("setoption name Hash value 65536");
+    let lines = engine.sync();
+    assert_eq!(
+        lines,
+        vec!["info string Hash: cannot allocate a 65536 MB hash table; keeping 16 MB"]
+    );
+    engine.send("position startpos");
+    engine.send("go movetime 100");
+    let (best, _, _) = bestmove(&mut engine);
+    assert_legal(&Position::startpos(), &best, &engine);
+    engine.send("setoption name Threads value 1024");
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1
+            && lines[0].starts_with("info string Threads: memory for only ")
+            && lines[0].contains(" of 1024 search threads; using "),
+        "{lines:?}"
+    );
+    engine.send("setoption name Threads value 2");
+    engine.send("setoption name Hash value 64");
+    assert!(engine.sync().is_empty());
+    engine.send("go depth 4");
+    let (best, _, _) = bestmove(&mut engine);
+    assert_legal(&Position::startpos(), &best, &engine);
+    assert!(engine.finish(true, SEARCH).success());
+}

@@ -104,6 +104,28 @@ fn plays_under_byoyomi_and_fischer_clocks() {
     engine.finish(true, SEARCH);
 }
 
+/// cshogi's `Engine.go(byoyomi=100)` sends no btime/wtime: no main time, so the answer comes
+/// within the byoyomi instead of after `stop` (issue 20, item 1).
+#[test]
+fn byoyomi_without_main_time_answers_by_itself() {
+    let mut engine = usi_engine();
+    engine.sync();
+    for go in ["go byoyomi 100", "go winc 100 binc 100", "go movestogo 5"] {
+        engine.send("position startpos");
+        engine.send(go);
+        let (best, _) = bestmove(&mut engine);
+        assert_legal(&Position::startpos(), &best, &engine);
+    }
+    engine.send("position startpos");
+    engine.send("go ponder byoyomi 100");
+    std::thread::sleep(Duration::from_millis(150));
+    assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    engine.send("ponderhit");
+    let (best, _) = bestmove(&mut engine);
+    assert_legal(&Position::startpos(), &best, &engine);
+    engine.finish(true, SEARCH);
+}
+
 #[test]
 fn ponder_stop_and_gameover_end_searches() {
     let mut engine = usi_engine();
@@ -176,6 +198,73 @@ fn go_mate_answers_checkmate_lines() {
     engine.send("stop");
     engine.expect_prefix("checkmate", SEARCH);
     assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    engine.finish(true, SEARCH);
+}
+
+/// `go mate` answers a shortest mate: here the solver's first proof is 5 plies long, but R*2c
+/// mates in 3 (issue 20, item 5).
+#[test]
+fn go_mate_answers_a_shortest_mate() {
+    let mut engine = usi_engine();
+    engine.send("position sfen 7k1/9/8n/6L2/9/9/9/9/K8 b RG 1");
+    engine.send("go mate 1000");
+    let lines = engine.expect_prefix("checkmate", SEARCH);
+    let answer = lines.last().unwrap();
+    let moves: Vec<&str> = answer.split_whitespace().skip(1).collect();
+    assert_eq!(moves.len(), 3, "{answer}");
+    assert_eq!(moves[0], "R*2c", "{answer}");
+    engine.finish(true, SEARCH);
+}
+
+/// A tsume without the attacker's king is solved (it used to be refused, and `go mate` then
+/// answered the previous problem); after a refused `position`, neither `go mate` nor `go`
+/// answers for the previous position without saying so (issue 20, item 4).
+#[test]
+fn tsume_without_attacker_king_and_refused_positions() {
+    let mut engine = usi_engine();
+    engine.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    engine.send("position sfen 7k1/9/6G2/9/9/9/9/9/9 b SR 1");
+    assert!(engine.sync().is_empty());
+    engine.send("go mate 10000");
+    let lines = engine.expect_prefix("checkmate", SEARCH);
+    assert_eq!(lines, vec!["checkmate S*2b 2a1b R*1c"]);
+    // The alpha-beta search does not take it, but still answers with a legal move.
+    engine.send("go depth 3");
+    let lines = engine.expect_prefix("bestmove", SEARCH);
+    assert!(lines[0].contains("Sente has no king"), "{lines:?}");
+    let pos = Position::from_text("7k1/9/6G2/9/9/9/9/9/9 b SR 1").unwrap();
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert_legal(&pos, best, &engine);
+
+    // The defender still needs its king: refused, and the next go mate says so instead of
+    // solving the problem before.
+    engine.send("position sfen 4k4/9/9/9/9/9/9/9/9 w - 1");
+    let lines = engine.sync();
+    assert_eq!(
+        lines,
+        vec!["info string Invalid position: First has no king; position unchanged"]
+    );
+    engine.send("go mate 1000");
+    let lines = engine.expect_prefix("checkmate", SEARCH);
+    assert_eq!(lines.last().unwrap(), "checkmate timeout", "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string go mate: the last position was refused"),
+        "{lines:?}"
+    );
+    engine.send("position startpos");
+    engine.send("position sfen banana");
+    engine.sync();
+    engine.send("go depth 1");
+    let lines = engine.expect_prefix("bestmove", SEARCH);
+    assert!(
+        lines[0].starts_with("info string the last position was refused"),
+        "{lines:?}"
+    );
+    // An accepted position ends the warning.
+    engine.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    engine.send("go mate 1000");
+    let lines = engine.expect_prefix("checkmate", SEARCH);
+    assert_eq!(lines, vec!["checkmate G*5b"]);
     engine.finish(true, SEARCH);
 }
 

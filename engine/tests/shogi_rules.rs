@@ -747,10 +747,12 @@ fn bad_sfen_missing_or_extra_king() {
         err("9/9/9/9/9/9/9/9/4K4 b - 1"),
         SfenError::MissingKing(Side::Second)
     );
+    // Only the side to move (a tsume problem's attacker) may lack its king.
     assert_eq!(
-        err("4k4/9/9/9/9/9/9/9/9 b - 1"),
+        err("4k4/9/9/9/9/9/9/9/9 w - 1"),
         SfenError::MissingKing(Side::First)
     );
+    assert!(Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b - 1").is_ok());
     assert_eq!(
         err("4k4/9/9/9/9/9/9/9/3KK4 b - 1"),
         SfenError::ExtraKing(Side::First)
@@ -824,4 +826,50 @@ fn bad_sfen_move_number() {
         err(&format!("{K} b - 99999999999")),
         SfenError::MoveNumber(_)
     ));
+}
+
+/// Issue 20, item 4: a tsume problem may leave out the attacker's king. That side then has no
+/// king to protect (never in check, nothing pinned, no king moves), the defender can never give
+/// check, and move generation agrees with `is_legal` over every 16-bit pattern, for both sides
+/// to move.
+#[test]
+fn the_attacker_may_have_no_king() {
+    use sente::game::GameMove;
+    let root = Position::from_sfen("7k1/9/6G2/9/9/9/9/9/9 b SR 1").unwrap();
+    assert!(!root.has_king(Side::First) && root.has_king(Side::Second));
+    assert!(root.is_consistent());
+    // A kingless side's rook on the king's file pins nothing of its own: no king to expose.
+    let pinned_looking = Position::from_sfen("4k4/9/4r4/9/4G4/9/9/9/9 b - 1").unwrap();
+    let mut positions = vec![root, pinned_looking];
+    for text in ["S*2b", "R*2c", "3c2b"] {
+        let mut child = root;
+        child.make_move(root.parse_move(text).unwrap());
+        positions.push(child);
+    }
+    for pos in positions {
+        assert!(pos.is_consistent(), "{}", pos.to_text());
+        let mut moves = ShogiMoves::default();
+        pos.generate_legal(&mut moves);
+        let by_pattern = (0..=u16::MAX)
+            .filter(|&bits| pos.is_legal_move(sente::shogi::Move::from_bits(bits)))
+            .count();
+        assert_eq!(moves.len(), by_pattern, "{}", pos.to_text());
+        for &m in moves.as_slice() {
+            let mut child = pos;
+            child.make_move(m);
+            assert!(
+                child.is_consistent(),
+                "{} {}",
+                pos.to_text(),
+                pos.format_move(m)
+            );
+            if !pos.has_king(pos.side_to_move().flip()) {
+                assert!(!pos.gives_check(m), "{}", pos.format_move(m));
+            }
+        }
+    }
+    // The gold may leave the king's file: the kingless side has nothing pinned.
+    let pos = Position::from_sfen("4k4/9/4r4/9/4G4/9/9/9/9 b - 1").unwrap();
+    assert!(pos.is_legal_move(pos.parse_move("5e4e").unwrap()));
+    assert!(!pos.in_check());
 }

@@ -118,3 +118,25 @@ def test_go_mate_finds_a_drop_mate(engine):
     assert engine.go_mate(byoyomi=5000) == "G*5b"
     engine.position()
     assert engine.go_mate(byoyomi=300) in ("nomate", "timeout")
+
+
+def test_go_with_byoyomi_only_answers(engine):
+    """cshogi's go(byoyomi=100) sends `go byoyomi 100` without btime/wtime: no main time, so the
+    engine must answer within the byoyomi (it used to search until `stop`)."""
+    import signal
+    import time
+
+    engine.isready()
+    engine.usinewgame()
+    board = cshogi.Board()
+    moves = []
+    signal.alarm(20)  # a hang fails here instead of after the suite's 180 s
+    for _ in range(4):
+        engine.position(moves)
+        started = time.monotonic()
+        best, _ = engine.go(byoyomi=100)
+        elapsed = time.monotonic() - started
+        assert board.is_legal(board.move_from_usi(best)), (board.sfen(), best)
+        assert elapsed < 5.0, elapsed
+        board.push_usi(best)
+        moves.append(best)

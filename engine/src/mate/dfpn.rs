@@ -5,6 +5,11 @@
 //! OR nodes (attacker to move) consider only checking moves; AND nodes (defender) consider every
 //! legal evasion. Proof and disproof numbers live in a fixed-size table allocated once per solver.
 //! A position repeated on the current path counts as disproved (a repetition is not a mate).
+//!
+//! The first proof found is not always the shortest mate, so `solve` then searches again with a
+//! ply bound two plies below the mate it has, until no shorter mate exists (or the budget ends):
+//! the answer is a shortest mate. Bounded searches key their table entries by the plies left,
+//! so a disproof that only holds for a few plies left is never taken for a general one.
 
 use crate::game::{Game, GameMove};
 use crate::movelist::MoveList;
@@ -108,15 +113,22 @@ pub struct MateSolver<G: Game> {
     deadline: Option<Instant>,
     aborted: bool,
     next_check: u64,
+    /// Bounded search: the most plies a mate may take from the root (`None`: unbounded).
+    ply_bound: Option<usize>,
     _game: std::marker::PhantomData<G>,
 }
 
-/// Key of a node: the position hash, salted so OR and AND nodes of the same position differ.
-fn node_key(hash: u64, or_node: bool) -> u64 {
-    if or_node {
+/// Key of a node: the position hash, salted so OR and AND nodes of the same position differ,
+/// and, in a bounded search, so that each number of plies left has its own entry.
+fn node_key(hash: u64, or_node: bool, plies_left: Option<usize>) -> u64 {
+    let side = if or_node {
         hash
     } else {
         hash ^ 0x9E37_79B9_7F4A_7C15
+    };
+    match plies_left {
+        None => side,
+        Some(left) => side ^ (left as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93),
     }
 }
 
@@ -131,6 +143,7 @@ impl<G: Game> MateSolver<G> {
             deadline: None,
             aborted: false,
             next_check: 0,
+            ply_bound: None,
             _game: std::marker::PhantomData,
         }
     }
@@ -154,6 +167,25 @@ impl<G: Game> MateSolver<G> {
         self.next_check = 0;
         self.deadline = deadline;
         self.node_limit = node_limit.unwrap_or(u64::MAX);
+        self.ply_bound = None;
+        let answer = self.solve_bounded(root, stop);
+        let MateAnswer::Mate(mut best) = answer else {
+            return answer;
+        };
+        // Shorten: look for a mate two plies shorter until there is none (or the budget ends).
+        while best.len() >= 3 {
+            self.ply_bound = Some(best.len() - 2);
+            match self.solve_bounded(root, stop) {
+                MateAnswer::Mate(line) if line.len() < best.len() => best = line,
+                _ => break,
+            }
+        }
+        self.ply_bound = None;
+        MateAnswer::Mate(best)
+    }
+
+    /// One df-pn search from `root` under the current `ply_bound`.
+    fn solve_bounded(&mut self, root: &G, stop: &AtomicBool) -> MateAnswer<G::Move> {
         self.path.clear();
         let (pn, dn) = self.mid(root, true, INFINITE - 1, INFINITE - 1, stop);
         if pn == 0 {
@@ -166,6 +198,11 @@ impl<G: Game> MateSolver<G> {
         } else {
             MateAnswer::Unknown
         }
+    }
+
+    /// Plies a node at `depth` plies from the root has left under the bound.
+    fn plies_left(&self, depth: usize) -> Option<usize> {
+        self.ply_bound.map(|bound| bound.saturating_sub(depth))
     }
 
     fn out_of_budget(&mut self, stop: &AtomicBool) -> bool {
@@ -198,10 +235,14 @@ impl<G: Game> MateSolver<G> {
         }
     }
 
-    /// Proof/disproof numbers of a child as known so far (1/1 for an unseen node).
-    fn child_numbers(&self, child: &G, child_or: bool) -> (u32, u32) {
+    /// Proof/disproof numbers of a child (at `depth` plies from the root) as known so far (1/1
+    /// for an unseen node).
+    fn child_numbers(&self, child: &G, child_or: bool, depth: usize) -> (u32, u32) {
         self.table
-            .get(node_key(child.hash(), child_or), child_or)
+            .get(
+                node_key(child.hash(), child_or, self.plies_left(depth)),
+                child_or,
+            )
             .unwrap_or((1, 1))
     }
 
@@ -216,10 +257,17 @@ impl<G: Game> MateSolver<G> {
         stop: &AtomicBool,
     ) -> (u32, u32) {
         self.nodes += 1;
-        let key = node_key(pos.hash(), or_node);
+        let depth = self.path.len();
+        let key = node_key(pos.hash(), or_node, self.plies_left(depth));
         let start_nodes = self.nodes;
 
-        if self.path.len() >= MAX_PLY || self.path.contains(&pos.hash()) {
+        // Under a ply bound, an attacker with no ply left cannot mate any more.
+        if or_node && self.plies_left(depth) == Some(0) {
+            // Keyed by the plies left, so this disproof holds wherever the node recurs.
+            self.table.put(key, or_node, INFINITE, 0, 1);
+            return (INFINITE, 0);
+        }
+        if depth >= MAX_PLY || self.path.contains(&pos.hash()) {
             // Too deep or a repetition on the path: not a mate along this line. Not stored, as it
             // depends on the path.
             return (INFINITE, 0);
@@ -251,10 +299,11 @@ impl<G: Game> MateSolver<G> {
             for (i, &m) in moves.as_slice().iter().enumerate() {
                 let mut child = pos.clone();
                 child.make_move(m);
-                let (cpn, cdn) = if self.path.contains(&child.hash()) {
+                let attacker_out_of_plies = !or_node && self.plies_left(depth + 1) == Some(0);
+                let (cpn, cdn) = if attacker_out_of_plies || self.path.contains(&child.hash()) {
                     (INFINITE, 0)
                 } else {
-                    self.child_numbers(&child, !or_node)
+                    self.child_numbers(&child, !or_node, depth + 1)
                 };
                 // At OR nodes the attacker minimises pn; at AND nodes the defender minimises dn.
                 let (primary, secondary) = if or_node { (cpn, cdn) } else { (cdn, cpn) };
@@ -328,10 +377,11 @@ impl<G: Game> MateSolver<G> {
             seen.push(pos.hash());
             let mut chosen = None;
             let mut chosen_work = 0u32;
+            let child_left = self.plies_left(line.len() + 1);
             for &m in moves.as_slice() {
                 let mut child = pos.clone();
                 child.make_move(m);
-                let child_key = node_key(child.hash(), !or_node);
+                let child_key = node_key(child.hash(), !or_node, child_left);
                 let start = self.table.bucket(child_key);
                 let entry = self.table.entries[start..start + BUCKET]
                     .iter()
@@ -370,5 +420,48 @@ impl<G: Game> MateSolver<G> {
             pos.make_move(m);
             or_node = !or_node;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::Position;
+
+    fn solve(sfen: &str) -> Vec<String> {
+        let pos = Position::from_text(sfen).unwrap();
+        let mut solver = MateSolver::<Position>::new(16);
+        let stop = AtomicBool::new(false);
+        match solver.solve(&pos, None, Some(20_000_000), &stop) {
+            MateAnswer::Mate(line) => {
+                let mut p = pos;
+                line.iter()
+                    .map(|&m| {
+                        let text = p.format_move(m);
+                        p.make_move(m);
+                        text
+                    })
+                    .collect()
+            }
+            other => panic!("{sfen}: {other:?}"),
+        }
+    }
+
+    /// Issue 20, item 5: the first proof of this problem is a 5-ply mate, but R*2c mates in 3.
+    #[test]
+    fn the_answer_is_a_shortest_mate() {
+        let line = solve("7k1/9/8n/6L2/9/9/9/9/K8 b RG 1");
+        assert_eq!(line.len(), 3, "{line:?}");
+        assert_eq!(line[0], "R*2c", "{line:?}");
+        assert_eq!(solve("4k4/9/4P4/9/9/9/9/9/4K4 b G 1"), ["G*5b"]);
+    }
+
+    /// Issue 20, item 4: a tsume without the attacker's king is solved.
+    #[test]
+    fn a_tsume_without_the_attackers_king_is_solved() {
+        assert_eq!(
+            solve("7k1/9/6G2/9/9/9/9/9/9 b SR 1"),
+            ["S*2b", "2a1b", "R*1c"]
+        );
     }
 }

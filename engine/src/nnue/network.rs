@@ -93,6 +93,20 @@ impl Network {
             path: resolved.clone(),
             source,
         };
+        // Opening a FIFO blocks until a writer comes, and reading a device may never end: only
+        // regular files (after following links) are opened.
+        let metadata = std::fs::metadata(&resolved).map_err(io)?;
+        if !metadata.is_file() {
+            let kind = if metadata.is_dir() {
+                "a directory"
+            } else {
+                "not a regular file (a FIFO, socket or device)"
+            };
+            return Err(io(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("it is {kind}"),
+            )));
+        }
         let file = std::fs::File::open(&resolved).map_err(io)?;
         // SAFETY: the map is read-only and private to this process; Sente never writes net files
         // it has mapped. A file truncated by another process while mapped could fault, as for any

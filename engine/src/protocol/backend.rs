@@ -17,8 +17,10 @@ pub trait SearchBackend<G: Game>: Send + 'static {
         control: &SearchControl,
         report: &mut dyn FnMut(SearchEvent<G::Move>),
     ) -> SearchResult<G::Move>;
-    fn set_hash_mb(&mut self, mb: usize);
-    fn set_threads(&mut self, threads: usize);
+    /// Resizes the table; on failure a table stays usable and the error says its size.
+    fn set_hash_mb(&mut self, mb: usize) -> Result<(), String>;
+    /// Sets the thread count; on failure fewer threads are used and the error says how many.
+    fn set_threads(&mut self, threads: usize) -> Result<(), String>;
     fn clear(&mut self);
 }
 
@@ -38,12 +40,12 @@ where
         Searcher::search(self, root, history, limits, options, control, report)
     }
 
-    fn set_hash_mb(&mut self, mb: usize) {
-        Searcher::set_hash_mb(self, mb);
+    fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
+        Searcher::try_set_hash_mb(self, mb)
     }
 
-    fn set_threads(&mut self, threads: usize) {
-        Searcher::set_threads(self, threads);
+    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        Searcher::try_set_threads(self, threads)
     }
 
     fn clear(&mut self) {

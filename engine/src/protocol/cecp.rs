@@ -191,6 +191,7 @@ impl<G: ProtocolGame> CecpSession<G> {
         self.common.paused = false;
         self.last_score = None;
         self.controller.clear();
+        self.prepare_backend();
         self.restart_background();
     }
 
@@ -251,6 +252,7 @@ impl<G: ProtocolGame> CecpSession<G> {
 
     fn start_search(&mut self, kind: SearchKind) {
         self.sync_evaluator();
+        self.prepare_backend();
         let root = self.record.current().clone();
         let mut limits = match kind {
             SearchKind::Think => {
@@ -393,6 +395,12 @@ impl<G: ProtocolGame> CecpSession<G> {
 
     fn set_board(&mut self, text: &str) {
         match G::from_cecp_text(text) {
+            Ok(pos) if pos.search_refusal().is_some() => {
+                let why = pos.search_refusal().unwrap_or_default();
+                self.abort_search();
+                self.illegal_position = true;
+                self.out(&format!("tellusererror Illegal position: {why}"));
+            }
             Ok(mut pos) => {
                 pos.apply_rules(&self.common.settings.rules);
                 self.reset_board(pos);
@@ -518,10 +526,20 @@ impl<G: ProtocolGame> CecpSession<G> {
         }
     }
 
+    /// Passes hash size and threads to the controller and, when no search runs, allocates them
+    /// now (before the next command is read), never on a move's clock. What fails is told to
+    /// the user; the previous table stays.
     fn apply_resources(&mut self) {
         let settings = &self.common.settings;
         self.controller
             .configure(settings.hash_mb, settings.threads);
+        self.prepare_backend();
+    }
+
+    fn prepare_backend(&mut self) {
+        for problem in self.controller.prepare() {
+            self.out(&format!("telluser {problem}"));
+        }
     }
 
     fn draw_offered(&self) {

@@ -1,7 +1,9 @@
 //! The engine controller: owns the search backend and runs one search at a time on its own
 //! thread, with `SearchControl` flags to stop it or end pondering. It guarantees that every
 //! started search yields exactly one `Finished` answer, whatever order stop / ponderhit /
-//! completion arrive in. No protocol syntax lives here.
+//! completion arrive in. Table size, thread count and clearing are applied by `prepare`, which
+//! the sessions call at `isready` / `memory` / `new`, so that no search pays for them on its
+//! clock. No protocol syntax lives here.
 
 use super::backend::SearchBackend;
 use super::input::Event;
@@ -85,12 +87,13 @@ impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
         }
     }
 
-    /// Table size and thread count for the next searches (applied when no search runs).
+    /// Table size and thread count for the next searches (applied by `prepare`, or at the
+    /// next `start` if no `prepare` came between).
     pub fn configure(&mut self, hash_mb: usize, threads: usize) {
         self.wanted = BackendConfig { hash_mb, threads };
     }
 
-    /// Forget the table and histories before the next search.
+    /// Forget the table and histories before the next search (done by `prepare`).
     pub fn clear(&mut self) {
         self.clear_pending = true;
     }
@@ -129,7 +132,9 @@ impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
     /// caller can print it before the new search reports anything.
     pub fn start(&mut self, request: SearchRequest<G>) -> (u64, Option<Finished<G>>) {
         let previous = self.stop();
-        self.apply_config();
+        // Normally already done at `isready`; a failure was reported there (or is reported by
+        // the session's own `prepare` before it starts a search).
+        let _ = self.apply_config();
         let id = self.next_id;
         self.next_id += 1;
         let control = Arc::new(SearchControl::default());
@@ -232,7 +237,19 @@ impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
         })
     }
 
-    fn apply_config(&mut self) {
+    /// Applies a changed table size or thread count and a pending clear now, when no search
+    /// runs (a running search keeps them for the next `start`). Returns what could not be done,
+    /// one message each (e.g. a table size beyond the machine's memory; the previous table then
+    /// stays). A size that failed is not tried again until it changes.
+    pub fn prepare(&mut self) -> Vec<String> {
+        if self.running.is_some() {
+            return Vec::new();
+        }
+        self.apply_config()
+    }
+
+    fn apply_config(&mut self) -> Vec<String> {
+        let mut problems = Vec::new();
         let mut backend = match self.backend.lock() {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
@@ -240,10 +257,14 @@ impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
         if self.applied != Some(self.wanted) {
             let previous = self.applied;
             if previous.map(|p| p.hash_mb) != Some(self.wanted.hash_mb) {
-                backend.set_hash_mb(self.wanted.hash_mb);
+                if let Err(error) = backend.set_hash_mb(self.wanted.hash_mb) {
+                    problems.push(format!("Hash: {error}"));
+                }
             }
             if previous.map(|p| p.threads) != Some(self.wanted.threads) {
-                backend.set_threads(self.wanted.threads);
+                if let Err(error) = backend.set_threads(self.wanted.threads) {
+                    problems.push(format!("Threads: {error}"));
+                }
             }
             self.applied = Some(self.wanted);
         }
@@ -251,11 +272,120 @@ impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
             backend.clear();
             self.clear_pending = false;
         }
+        problems
     }
 }
 
 impl<G: Game, S: SearchBackend<G>> Drop for Controller<G, S> {
     fn drop(&mut self) {
         let _ = self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::testing::{Pile, ScriptedSearch, Take};
+    use std::sync::mpsc;
+
+    /// Logs what the controller asks of it, in order, from whichever thread asks.
+    struct Logged {
+        inner: ScriptedSearch,
+        log: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl SearchBackend<Pile> for Logged {
+        fn search(
+            &mut self,
+            root: &Pile,
+            history: &[HistoryEntry],
+            limits: &Limits<Take>,
+            options: &SearchOptions,
+            control: &SearchControl,
+            report: &mut dyn FnMut(SearchEvent<Take>),
+        ) -> SearchResult<Take> {
+            self.log.lock().unwrap().push("search".to_string());
+            self.inner
+                .search(root, history, limits, options, control, report)
+        }
+        fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
+            self.log.lock().unwrap().push(format!("hash {mb}"));
+            self.inner.set_hash_mb(mb)
+        }
+        fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+            self.log.lock().unwrap().push(format!("threads {threads}"));
+            Ok(())
+        }
+        fn clear(&mut self) {
+            self.log.lock().unwrap().push("clear".to_string());
+        }
+    }
+
+    fn request() -> SearchRequest<Pile> {
+        SearchRequest {
+            root: Pile::startpos(),
+            history: Vec::new(),
+            limits: Limits {
+                depth: Some(1),
+                ..Limits::default()
+            },
+            options: SearchOptions::default(),
+            ponder: false,
+            reporter: Box::new(|_| {}),
+        }
+    }
+
+    /// Issue 20, item 2: a new hash size and a clear are done by `prepare` (at `isready`), so
+    /// the search that follows starts without resizing or clearing anything on its clock.
+    #[test]
+    fn prepare_allocates_and_clears_before_the_search_starts() {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (sender, events) = mpsc::channel();
+        let backend = Logged {
+            inner: ScriptedSearch,
+            log: Arc::clone(&log),
+        };
+        let mut controller = Controller::new(backend, sender);
+        controller.configure(1024, 2);
+        controller.clear();
+        assert!(controller.prepare().is_empty());
+        assert_eq!(*log.lock().unwrap(), ["hash 1024", "threads 2", "clear"]);
+        // Nothing left to do: a second prepare and the search itself touch no table.
+        assert!(controller.prepare().is_empty());
+        let (id, _) = controller.start(request());
+        assert_eq!(
+            events.recv_timeout(Duration::from_secs(10)),
+            Ok(Event::SearchDone(id))
+        );
+        assert!(controller.on_search_done(id).is_some());
+        assert_eq!(
+            *log.lock().unwrap(),
+            ["hash 1024", "threads 2", "clear", "search"]
+        );
+    }
+
+    /// Issue 20, item 3: a size the machine cannot give is reported, not retried at every
+    /// search, and searching goes on.
+    #[test]
+    fn a_failed_size_is_reported_once_and_searches_go_on() {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (sender, events) = mpsc::channel();
+        let backend = Logged {
+            inner: ScriptedSearch,
+            log: Arc::clone(&log),
+        };
+        let mut controller = Controller::new(backend, sender);
+        controller.configure(65536, 1);
+        let problems = controller.prepare();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].starts_with("Hash: cannot allocate a 65536 MB"));
+        assert!(controller.prepare().is_empty());
+        let (id, _) = controller.start(request());
+        assert_eq!(
+            events.recv_timeout(Duration::from_secs(10)),
+            Ok(Event::SearchDone(id))
+        );
+        assert!(controller.on_search_done(id).is_some());
+        assert_eq!(*log.lock().unwrap(), ["hash 65536", "threads 1", "search"]);
     }
 }

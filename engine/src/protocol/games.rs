@@ -23,6 +23,19 @@ pub trait ProtocolGame: Game {
     /// Applies the protocol's rule settings (chess: Chess960; shogi: entering king, max plies).
     fn apply_rules(&mut self, rules: &RuleSettings);
 
+    /// Why a parsed position cannot be played under `rules` (chess: castling rights that only
+    /// Chess960 allows while `UCI_Chess960` is off); `None` when it can.
+    fn rules_conflict(&self, rules: &RuleSettings) -> Option<String> {
+        let _ = rules;
+        None
+    }
+
+    /// Why the alpha-beta search (and its evaluation) cannot play this position, which only the
+    /// mate solver takes (shogi: a tsume without the attacker's king); `None` when it can.
+    fn search_refusal(&self) -> Option<String> {
+        None
+    }
+
     /// How CECP result comments name a side ("White", "Black"; shogi "Sente", "Gote").
     fn side_name(side: Side) -> &'static str;
 
@@ -232,6 +245,16 @@ impl ProtocolGame for crate::chess::Position {
         }
     }
 
+    fn rules_conflict(&self, rules: &RuleSettings) -> Option<String> {
+        // As Stockfish: in standard chess a castling right needs the king on e1/e8 and its rook
+        // in the corner; anything else is Chess960 and needs UCI_Chess960.
+        (!rules.chess960 && self.is_chess960()).then(|| {
+            "castling rights that need Chess960 (king or castling rook off its standard square, \
+             or Shredder-FEN letters) while UCI_Chess960 is false"
+                .to_string()
+        })
+    }
+
     fn side_name(side: Side) -> &'static str {
         match side {
             Side::First => "White",
@@ -285,6 +308,18 @@ impl ProtocolGame for crate::shogi::Position {
             entering_king,
             max_plies: rules.max_plies,
         });
+    }
+
+    fn search_refusal(&self) -> Option<String> {
+        [Side::First, Side::Second]
+            .into_iter()
+            .find(|&side| !self.has_king(side))
+            .map(|side| {
+                format!(
+                    "{} has no king: only go mate (tsume) solves such a position",
+                    Self::side_name(side)
+                )
+            })
     }
 
     fn side_name(side: Side) -> &'static str {

@@ -139,8 +139,17 @@ fn number(key: &str, value: Option<&str>, warnings: &mut Vec<String>) -> Option<
 
 impl GoParams {
     /// The clocks, indexed by `Side` (UCI: white moves first; USI: black/sente moves first).
+    /// Any clock word (`wtime`, `btime`, `winc`, `binc`, `movestogo`, `byoyomi`) makes a clock;
+    /// a side whose time is missing has no main time left (as YaneuraOu and Fairy-Stockfish read
+    /// cshogi's `go byoyomi 100`), so such a search answers within its increment or byoyomi.
     pub fn clock(&self, dialect: GoDialect) -> Option<Clock> {
-        if self.wtime.is_none() && self.btime.is_none() {
+        let any_clock_word = self.wtime.is_some()
+            || self.btime.is_some()
+            || self.winc > 0
+            || self.binc > 0
+            || self.moves_to_go.is_some()
+            || self.byoyomi.is_some();
+        if !any_clock_word {
             return None;
         }
         let (first, second, first_inc, second_inc) = match dialect {
@@ -156,15 +165,15 @@ impl GoParams {
         })
     }
 
-    /// `go` with nothing that bounds the search means an infinite search.
+    /// `go` with nothing that bounds the search (bare `go`, `go ponder`, `go searchmoves ...`)
+    /// or with `infinite` means an infinite search; every limit word bounds it.
     pub fn is_unbounded(&self, dialect: GoDialect) -> bool {
         self.infinite
             || (self.depth.is_none()
                 && self.nodes.is_none()
                 && self.move_time.is_none()
                 && !matches!(self.mate, Some(MateRequest::Moves(_)))
-                && self.clock(dialect).is_none()
-                && !(dialect == GoDialect::Usi && self.byoyomi.is_some()))
+                && self.clock(dialect).is_none())
     }
 }
 
@@ -240,6 +249,39 @@ mod tests {
         assert_eq!(usi("mate").0.mate, Some(MateRequest::Infinite));
         assert_eq!(uci("mate 4").0.mate, Some(MateRequest::Moves(4)));
         assert!(!usi("byoyomi 1000").0.is_unbounded(GoDialect::Usi));
+    }
+
+    #[test]
+    fn clock_words_without_main_time_bound_the_search() {
+        // cshogi's `Engine.go(byoyomi=100)`: no btime/wtime, so no main time.
+        let (go, _) = usi("byoyomi 100");
+        let clock = go.clock(GoDialect::Usi).expect("byoyomi alone is a clock");
+        assert_eq!(clock.time_ms, [None, None]);
+        assert_eq!(clock.byoyomi_ms, [100, 100]);
+        let (go, _) = usi("ponder byoyomi 100");
+        assert!(go.clock(GoDialect::Usi).is_some());
+        for line in [
+            "winc 100",
+            "binc 100",
+            "movestogo 5",
+            "byoyomi 100",
+            "wtime 0",
+        ] {
+            let (go, _) = uci(line);
+            assert!(go.clock(GoDialect::Uci).is_some(), "{line}");
+            assert!(!go.is_unbounded(GoDialect::Uci), "{line}");
+            let (go, _) = usi(line);
+            assert!(!go.is_unbounded(GoDialect::Usi), "{line}");
+        }
+        for line in [
+            "",
+            "ponder",
+            "infinite",
+            "searchmoves e2e4",
+            "byoyomi 100 infinite",
+        ] {
+            assert!(uci(line).0.is_unbounded(GoDialect::Uci), "{line}");
+        }
     }
 
     #[test]

@@ -15,6 +15,8 @@ pub enum Event {
     SearchDone(u64),
     /// The mate solver (USI `go mate`) with this id returned.
     MateDone(u64),
+    /// The `go perft` job with this id ended.
+    PerftDone(u64),
 }
 
 /// A channel of events fed by a thread reading `reader` line by line.

@@ -14,6 +14,7 @@ pub mod go;
 pub mod input;
 pub mod options;
 pub mod output;
+pub mod perft_job;
 pub mod record;
 pub mod uci;
 pub mod usi;
@@ -48,6 +49,11 @@ pub trait Protocol {
         let _ = id;
         Flow::Continue
     }
+    /// The `go perft` job with this id ended by itself.
+    fn perft_done(&mut self, id: u64) -> Flow {
+        let _ = id;
+        Flow::Continue
+    }
     /// Input ended or `quit`: stop searching and answer what must be answered.
     fn shutdown(&mut self);
 }
@@ -71,7 +77,7 @@ pub fn run<C: ProtocolGame, S: ProtocolGame>(
         let line = match event {
             Event::Line(line) => line,
             Event::Eof => return,
-            Event::SearchDone(_) | Event::MateDone(_) => continue,
+            Event::SearchDone(_) | Event::MateDone(_) | Event::PerftDone(_) => continue,
         };
         let tokens = input::tokens(&line);
         let Some(&command) = tokens.first() else {
@@ -100,6 +106,7 @@ pub fn run<C: ProtocolGame, S: ProtocolGame>(
             Ok(Event::Line(line)) => session.handle_line(&line),
             Ok(Event::SearchDone(id)) => session.search_done(id),
             Ok(Event::MateDone(id)) => session.mate_done(id),
+            Ok(Event::PerftDone(id)) => session.perft_done(id),
             Ok(Event::Eof) | Err(_) => Flow::Quit,
         };
     }

@@ -57,6 +57,9 @@ impl Harness {
                 Ok(Event::MateDone(id)) => {
                     self.session.mate_done(id);
                 }
+                Ok(Event::PerftDone(id)) => {
+                    self.session.perft_done(id);
+                }
                 Ok(_) => {}
                 Err(_) => break,
             }
@@ -317,4 +320,44 @@ fn eval_file_loads_lazily_and_reports_errors() {
         h.new_lines(),
         vec!["info string Using scripted evaluation", "readyok"]
     );
+}
+
+/// Issue 20, items 2 and 3: the hash size is applied at `isready` (not at the next `go`), and
+/// one the machine cannot give is reported in an `info string` / `telluser` while the engine
+/// goes on with its previous table.
+#[test]
+fn hash_is_applied_at_isready_and_failures_are_reported() {
+    let mut h = Harness::uci();
+    h.send("setoption name Hash value 65536");
+    assert!(h.new_lines().is_empty());
+    h.send("isready");
+    let lines = h.new_lines();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string Hash: cannot allocate a 65536 MB hash table; keeping"),
+        "{lines:?}"
+    );
+    assert_eq!(lines[1], "readyok");
+    h.send("position startpos");
+    h.send("go depth 1");
+    h.pump(200);
+    let lines = h.new_lines();
+    assert_eq!(Harness::count(&lines, "bestmove"), 1, "{lines:?}");
+    assert!(
+        lines.iter().all(|l| !l.contains("cannot allocate")),
+        "{lines:?}"
+    );
+
+    let mut h = Harness::cecp();
+    h.send("xboard");
+    h.send("protover 2");
+    h.new_lines();
+    h.send("memory 1000000");
+    let lines = h.new_lines();
+    assert_eq!(
+        lines,
+        vec!["telluser Hash: cannot allocate a 65536 MB hash table; keeping 16 MB"]
+    );
+    h.send("ping 1");
+    assert_eq!(h.new_lines(), vec!["pong 1"]);
 }

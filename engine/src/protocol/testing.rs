@@ -230,8 +230,18 @@ impl SearchBackend<Pile> for ScriptedSearch {
             declare_win: false,
         }
     }
-    fn set_hash_mb(&mut self, _: usize) {}
-    fn set_threads(&mut self, _: usize) {}
+    /// Sizes above 60000 MB fail, as on a machine without that much memory.
+    fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
+        if mb > 60_000 {
+            return Err(format!(
+                "cannot allocate a {mb} MB hash table; keeping 16 MB"
+            ));
+        }
+        Ok(())
+    }
+    fn set_threads(&mut self, _: usize) -> Result<(), String> {
+        Ok(())
+    }
     fn clear(&mut self) {}
 }
 

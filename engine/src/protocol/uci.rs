@@ -7,6 +7,7 @@ use super::go::{parse_go, GoDialect, MateRequest};
 use super::input::{rest_after, tokens, Event};
 use super::options::{split_setoption, uci_declaration, EngineSettings, OptionEffect, OptionTable};
 use super::output::Output;
+use super::perft_job::PerftJob;
 use super::record::{has_legal_move, legal_moves, GameRecord};
 use super::{usi, Flow, Protocol, ProtocolGame};
 use crate::game::{Game, GameResult};
@@ -55,6 +56,9 @@ pub struct UciSession<G: ProtocolGame> {
     record: GameRecord<G>,
     /// The last accepted `position` line, replayed when rule options change.
     last_position: Option<String>,
+    /// Why the last `position` command was refused (the engine kept the previous position,
+    /// which the GUI no longer has): `go` says so, and `go mate` does not solve a stale problem.
+    refused_position: Option<String>,
     controller: Controller<G, G::Backend>,
     /// An answer that needed no search but must wait for `stop` / `ponderhit` (the root had no
     /// move during `go infinite` or `go ponder`).
@@ -62,6 +66,9 @@ pub struct UciSession<G: ProtocolGame> {
     /// USI `go mate` in progress.
     mate_job: Option<usi::MateJob<G>>,
     next_mate_id: u64,
+    /// `go perft` in progress.
+    perft_job: Option<PerftJob>,
+    next_perft_id: u64,
     events: Sender<Event>,
     /// The `EvalFile` value the backend's evaluator was last set from.
     loaded_eval_file: String,
@@ -80,10 +87,13 @@ impl<G: ProtocolGame> UciSession<G> {
             settings,
             record,
             last_position: None,
+            refused_position: None,
             controller,
             held_answer: None,
             mate_job: None,
             next_mate_id: 1,
+            perft_job: None,
+            next_perft_id: 1,
             events,
             loaded_eval_file: String::new(),
             debug: false,
@@ -153,6 +163,14 @@ impl<G: ProtocolGame> UciSession<G> {
         self.loaded_eval_file = wanted;
     }
 
+    /// Allocates a changed hash size or thread count and clears tables now (at `isready`), so
+    /// that the next search does not pay for them on its clock; reports what failed.
+    fn prepare_backend(&mut self) {
+        for problem in self.controller.prepare() {
+            self.info(&problem);
+        }
+    }
+
     fn replay_position(&mut self) {
         match self.last_position.clone() {
             Some(line) => self.set_position(&line),
@@ -163,8 +181,10 @@ impl<G: ProtocolGame> UciSession<G> {
     fn new_game(&mut self) {
         self.finish_search();
         self.controller.clear();
+        self.prepare_backend();
         self.record = GameRecord::new(start_position::<G>(&self.settings));
         self.last_position = None;
+        self.refused_position = None;
     }
 
     /// `position startpos|fen|sfen ... [moves ...]`. A bad position leaves the old one; moves
@@ -184,12 +204,19 @@ impl<G: ProtocolGame> UciSession<G> {
             }
             Some(kind) if (kind == "fen" || kind == "sfen") && setup.len() > 1 => {
                 match G::from_text(&setup[1..].join(" ")) {
+                    Ok(pos) if pos.rules_conflict(&self.settings.rules).is_some() => {
+                        let why = pos.rules_conflict(&self.settings.rules).unwrap_or_default();
+                        self.info(&format!("Invalid position: {why}; position unchanged"));
+                        self.refused_position = Some(why);
+                        return;
+                    }
                     Ok(mut pos) => {
                         pos.apply_rules(&self.settings.rules);
                         pos
                     }
                     Err(error) => {
                         self.info(&format!("Invalid position: {error}; position unchanged"));
+                        self.refused_position = Some(error.to_string());
                         return;
                     }
                 }
@@ -203,6 +230,7 @@ impl<G: ProtocolGame> UciSession<G> {
                 self.info(&format!(
                     "Invalid position command: expected 'startpos' or '{keyword} <text>'; position unchanged"
                 ));
+                self.refused_position = Some("not a position command".to_string());
                 return;
             }
         };
@@ -221,6 +249,7 @@ impl<G: ProtocolGame> UciSession<G> {
         }
         self.record = record;
         self.last_position = Some(line.to_string());
+        self.refused_position = None;
     }
 
     fn go(&mut self, args: &[&str]) {
@@ -231,13 +260,30 @@ impl<G: ProtocolGame> UciSession<G> {
         for warning in warnings {
             self.info(&warning);
         }
+        if let Some(why) = &self.refused_position {
+            let why = why.clone();
+            if let (Dialect::Usi, Some(_)) = (self.dialect, params.mate) {
+                // The problem the GUI asks about was never set up: no answer for another one.
+                self.info(&format!(
+                    "go mate: the last position was refused ({why}); not solving the previous one"
+                ));
+                self.out.line("checkmate timeout");
+                return;
+            }
+            self.info(&format!(
+                "the last position was refused ({why}); searching the previous position"
+            ));
+        }
         let root = self.record.current().clone();
         if let Some(depth) = params.perft {
-            let mut text = Vec::new();
-            let _ = crate::perft::perft_divide(&root, depth, &mut text);
-            for line in String::from_utf8_lossy(&text).lines() {
-                self.out.line(line);
+            if let Err(message) = crate::perft::check_depth(depth) {
+                self.info(&message);
+                return;
             }
+            let id = self.next_perft_id;
+            self.next_perft_id += 1;
+            let job = PerftJob::start(root, depth, self.out.clone(), id, self.events.clone());
+            self.perft_job = Some(job);
             return;
         }
         if let (Dialect::Usi, Some(request)) = (self.dialect, params.mate) {
@@ -253,6 +299,13 @@ impl<G: ProtocolGame> UciSession<G> {
             Some(self.no_move_answer(&root))
         } else if self.dialect == Dialect::Usi && root.can_declare_win() {
             Some(vec!["bestmove win".to_string()])
+        } else if let Some(why) = root.search_refusal() {
+            // A legal answer without a search: the first legal move.
+            let first = legal_moves(&root)[0];
+            Some(vec![
+                format!("info string {why}; playing the first legal move"),
+                format!("bestmove {}", root.format_move(first)),
+            ])
         } else {
             None
         };
@@ -296,6 +349,7 @@ impl<G: ProtocolGame> UciSession<G> {
                 self.settings.search.show_wdl,
             ),
         };
+        self.prepare_backend();
         let (_, previous) = self.controller.start(request);
         if let Some(previous) = previous {
             self.print_answer(previous);
@@ -355,6 +409,9 @@ impl<G: ProtocolGame> UciSession<G> {
 
     /// Ends the running search (printing its answer) and prints any held answer.
     fn finish_search(&mut self) {
+        if let Some(job) = self.perft_job.take() {
+            job.finish();
+        }
         if let Some(job) = self.mate_job.take() {
             self.out.line(&job.finish());
         }
@@ -391,6 +448,7 @@ impl<G: ProtocolGame> Protocol for UciSession<G> {
             ("uci", Dialect::Uci) | ("usi", Dialect::Usi) => self.identify(),
             ("isready", _) => {
                 self.sync_evaluator();
+                self.prepare_backend();
                 self.out.line("readyok");
             }
             ("debug", _) => self.debug = args.first() != Some(&"off"),
@@ -432,6 +490,15 @@ impl<G: ProtocolGame> Protocol for UciSession<G> {
         if self.mate_job.as_ref().is_some_and(|job| job.id == id) {
             if let Some(job) = self.mate_job.take() {
                 self.out.line(&job.finish());
+            }
+        }
+        Flow::Continue
+    }
+
+    fn perft_done(&mut self, id: u64) -> Flow {
+        if self.perft_job.as_ref().is_some_and(|job| job.id == id) {
+            if let Some(job) = self.perft_job.take() {
+                job.finish();
             }
         }
         Flow::Continue

@@ -41,12 +41,20 @@ impl<G: Game> HistoryTables<G> {
     const PIECE_TO_COUNT: usize = G::PIECE_SLOTS * G::SQUARES;
 
     pub fn new(max_ply: usize) -> Self {
-        Self {
+        match Self::try_new(max_ply) {
+            Some(tables) => tables,
+            None => panic!("cannot allocate the history tables"),
+        }
+    }
+
+    /// As `new`, or `None` when the continuation history (the big table) cannot be allocated.
+    pub fn try_new(max_ply: usize) -> Option<Self> {
+        Some(Self {
             butterfly: vec![0; 2 * G::FROM_SLOTS * G::SQUARES],
-            continuation: LargePageArray::new(Self::PIECE_TO_COUNT * Self::PIECE_TO_COUNT),
+            continuation: LargePageArray::try_new(Self::PIECE_TO_COUNT * Self::PIECE_TO_COUNT)?,
             counter: vec![G::Move::NONE; Self::PIECE_TO_COUNT],
             killers: vec![[G::Move::NONE; 2]; max_ply + 2],
-        }
+        })
     }
 
     pub fn clear(&mut self) {

@@ -31,23 +31,40 @@ enum Storage<T> {
 }
 
 impl<T: Default> LargePageArray<T> {
-    /// `len` default elements, in huge-page-advised memory when the system allows it.
+    /// `len` default elements, in huge-page-advised memory when the system allows it. Panics
+    /// when the memory cannot be had (see `try_new`).
     pub fn new(len: usize) -> Self {
-        let mut storage = Self::mapped(len).unwrap_or_else(|| {
-            let mut heap = Vec::with_capacity(len);
-            heap.resize_with(len, T::default);
-            Storage::Heap(heap)
-        });
+        match Self::try_new(len) {
+            Some(array) => array,
+            None => panic!(
+                "cannot allocate {len} elements of {} bytes",
+                std::mem::size_of::<T>()
+            ),
+        }
+    }
+
+    /// As `new`, but `None` instead of aborting when neither a mapping nor the heap can hold
+    /// the array (a hash size beyond the machine's memory or the process's limit).
+    pub fn try_new(len: usize) -> Option<Self> {
+        let mut storage = match Self::mapped(len) {
+            Some(storage) => storage,
+            None => {
+                let mut heap = Vec::new();
+                heap.try_reserve_exact(len).ok()?;
+                heap.resize_with(len, T::default);
+                Storage::Heap(heap)
+            }
+        };
         // Neither a mapping nor a vector's buffer moves when the array does.
         let first = match &mut storage {
             Storage::Mapped(map, offset, _) => map.as_mut_ptr().wrapping_add(*offset).cast::<T>(),
             Storage::Heap(heap) => heap.as_mut_ptr(),
         };
-        Self {
+        Some(Self {
             storage,
             first,
             len,
-        }
+        })
     }
 
     fn mapped(len: usize) -> Option<Storage<T>> {
@@ -127,6 +144,8 @@ mod tests {
         let mapped = LargePageArray::<AtomicU64>::new(512 * 1024);
         assert!(matches!(mapped.storage, Storage::Mapped(..)));
         assert_eq!(mapped.as_ptr() as usize % HUGE_PAGE, 0);
+        // More than any address space holds: refused, not aborted.
+        assert!(LargePageArray::<AtomicU64>::try_new(usize::MAX / 16).is_none());
         let mut counts = LargePageArray::<i16>::new(2 * HUGE_PAGE);
         counts[7] = -3;
         counts.fill(5);

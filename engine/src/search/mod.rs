@@ -88,15 +88,97 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.on_caller_thread = on_caller_thread;
     }
 
-    /// Resizes the transposition table (clears it).
+    /// Resizes the transposition table (clears it); a size that cannot be allocated leaves a
+    /// table as `try_set_hash_mb` describes.
     pub fn set_hash_mb(&mut self, mb: usize) {
-        self.tt = TranspositionTable::new(mb.max(1));
+        let _ = self.try_set_hash_mb(mb);
     }
 
-    /// Number of Lazy SMP threads (at least 1).
+    /// Resizes the transposition table (clears it) without ever aborting: when `mb` cannot be
+    /// allocated beside the current table, the current one is freed and `mb` tried again; if
+    /// that fails too, a table of the previous size (or at worst 1 MB) is made again and the
+    /// error says which size is in use.
+    pub fn try_set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
+        let mb = mb.max(1);
+        let previous = self.tt.size_mb().max(1);
+        if let Some(table) = TranspositionTable::try_new(mb) {
+            self.tt = table;
+            return Ok(());
+        }
+        // Free the current table first: the two may not fit side by side.
+        self.tt = TranspositionTable::new(1);
+        if let Some(table) = TranspositionTable::try_new(mb) {
+            self.tt = table;
+            return Ok(());
+        }
+        let kept = match TranspositionTable::try_new(previous) {
+            Some(table) => {
+                self.tt = table;
+                previous
+            }
+            None => 1,
+        };
+        Err(format!(
+            "cannot allocate a {mb} MB hash table; keeping {kept} MB"
+        ))
+    }
+
+    /// Size of the transposition table in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    /// Number of Lazy SMP threads (at least 1); see `try_set_threads`.
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
-        self.workers.truncate(self.threads);
+        let _ = self.try_set_threads(threads);
+    }
+
+    /// Number of Lazy SMP threads (at least 1), their per-thread tables allocated now rather
+    /// than at the next search. When memory runs out first, the threads that could be
+    /// allocated are used and the error says how many.
+    pub fn try_set_threads(&mut self, threads: usize) -> Result<(), String> {
+        let wanted = threads.max(1);
+        self.workers.truncate(wanted);
+        // Each thread also needs its stack at every search: room for those stacks (and one
+        // more for the rest of the engine) is mapped, untouched, as workers are added, so that
+        // memory is not all given to workers and the next allocation anywhere aborts.
+        let mut stacks = Vec::with_capacity(wanted + 1);
+        let mut reserve = |count: usize| {
+            while stacks.len() < count {
+                match memmap2::MmapOptions::new()
+                    .len(SEARCH_STACK_BYTES)
+                    .map_anon()
+                {
+                    Ok(map) => stacks.push(map),
+                    Err(_) => return false,
+                }
+            }
+            true
+        };
+        if !reserve(self.workers.len() + 1) {
+            // Not even the current threads' stacks fit: keep one thread.
+            self.workers.truncate(1);
+        }
+        while self.workers.len() < wanted {
+            let id = self.workers.len();
+            let Some(worker) = Worker::try_new(id, self.evaluator.clone()) else {
+                break;
+            };
+            if !reserve(id + 2) && id > 0 {
+                break; // no stack for it: the worker is freed here
+            }
+            self.workers.push(worker);
+        }
+        drop(stacks);
+        self.threads = self.workers.len().max(1);
+        if self.workers.len() < wanted {
+            return Err(format!(
+                "memory for only {} of {wanted} search threads; using {}",
+                self.workers.len(),
+                self.threads
+            ));
+        }
+        Ok(())
     }
 
     /// Replaces the evaluator (e.g. a newly loaded net).
@@ -170,7 +252,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
 
         while self.workers.len() < self.threads {
             let id = self.workers.len();
-            self.workers.push(Worker::new(id, self.evaluator.clone()));
+            match Worker::try_new(id, self.evaluator.clone()) {
+                Some(worker) => self.workers.push(worker),
+                // Out of memory for a helper: search with the threads there are.
+                None if id > 0 => self.threads = id,
+                None => self.workers.push(Worker::new(id, self.evaluator.clone())),
+            }
         }
         let strength = options.limit_elo.map(strength::strength_limit);
         let mut node_limit = limits.nodes;

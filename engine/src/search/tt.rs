@@ -102,11 +102,20 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A cleared table of (at most) `mb` megabytes, at least one bucket.
     pub fn new(mb: usize) -> Self {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        Self {
-            buckets: LargePageArray::new(count),
-            age: AtomicU64::new(0),
+        match Self::try_new(mb) {
+            Some(table) => table,
+            None => panic!("cannot allocate a {mb} MB transposition table"),
         }
+    }
+
+    /// As `new`, or `None` when the memory cannot be had.
+    pub fn try_new(mb: usize) -> Option<Self> {
+        let bytes = mb.max(1).checked_mul(1024 * 1024)?;
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        Some(Self {
+            buckets: LargePageArray::try_new(count)?,
+            age: AtomicU64::new(0),
+        })
     }
 
     /// Size in megabytes (rounded down).

@@ -132,6 +132,15 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     pub fn new(id: usize, evaluator: E) -> Self {
+        match Self::try_new(id, evaluator) {
+            Some(worker) => worker,
+            None => panic!("cannot allocate search thread {id}"),
+        }
+    }
+
+    /// As `new`, or `None` when its history tables cannot be allocated.
+    pub fn try_new(id: usize, evaluator: E) -> Option<Self> {
+        let history = HistoryTables::try_new(MAX_PLY)?;
         let move_capacity = <G::Moves as MoveList<G::Move>>::CAPACITY;
         let lmr = (0..64)
             .map(|depth| {
@@ -145,10 +154,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 row
             })
             .collect();
-        Self {
+        Some(Self {
             id,
             evaluator,
-            history: HistoryTables::new(MAX_PLY),
+            history,
             correction: CorrectionHistory::default(),
             stack: vec![
                 PlyState {
@@ -175,7 +184,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             lmr,
             completed_depth: 0,
             completed_lines: Vec::with_capacity(move_capacity),
-        }
+        })
     }
 
     /// Forgets all learned move-ordering statistics.

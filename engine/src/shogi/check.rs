@@ -26,6 +26,14 @@ impl Position {
     pub fn check_squares(&self) -> CheckSquares {
         let us = self.side_to_move_now();
         let them = us.flip();
+        if !self.has_king(them) {
+            // Nothing to check: no square gives check, no piece discovers one.
+            return CheckSquares {
+                squares: [Bitboard::EMPTY; KINDS],
+                discoverers: Bitboard::EMPTY,
+                enemy_king: 0,
+            };
+        }
         let eksq = self.king_square(them);
         let occ = self.occupied();
         // Each attack set once; promoted kinds share them (horse and dragon add king steps).
@@ -66,6 +74,9 @@ impl Position {
     pub fn move_gives_check(&self, m: Move) -> bool {
         let us = self.side_to_move_now();
         let them = us.flip();
+        if !self.has_king(them) {
+            return false;
+        }
         let eksq = self.king_square(them);
         let to = m.to();
         let (kind, after) = (self.placed_kind(m), self.occupied_after(m));

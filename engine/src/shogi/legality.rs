@@ -58,6 +58,9 @@ impl Position {
         if kind == PieceKind::King {
             return !self.is_attacked_by(them, to, occ ^ from_bit);
         }
+        if !self.has_king(us) {
+            return true; // no king to expose
+        }
         let to_bit = Bitboard::from_square(to);
         let after = (occ ^ from_bit) | to_bit;
         self.attackers_to(them, ksq, after)

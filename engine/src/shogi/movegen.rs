@@ -283,11 +283,13 @@ impl Position {
         let checkers = self.checkers();
 
         // King moves: the destination must not be attacked once the king has left its square.
-        let occ_without_king = occ ^ Bitboard::from_square(ksq);
-        let king_dests = king_attacks(ksq) & if NOISY { enemy } else { !own };
-        if king_dests.any() {
-            let attacked = self.attacked_among(them, king_dests, occ_without_king);
-            list.push_plain(ksq, king_dests.and_not(attacked));
+        if self.has_king(us) {
+            let occ_without_king = occ ^ Bitboard::from_square(ksq);
+            let king_dests = king_attacks(ksq) & if NOISY { enemy } else { !own };
+            if king_dests.any() {
+                let attacked = self.attacked_among(them, king_dests, occ_without_king);
+                list.push_plain(ksq, king_dests.and_not(attacked));
+            }
         }
         if checkers.more_than_one() {
             return;
@@ -412,7 +414,11 @@ impl Position {
             if kind == PieceKind::Pawn {
                 squares = squares.and_not(files_of(self.pieces(us, PieceKind::Pawn)));
                 // Only a drop right in front of the enemy king can be a pawn-drop mate.
-                let mate_square = pawn_attacks(us.flip(), self.king_square(us.flip())) & squares;
+                let mate_square = if self.has_king(us.flip()) {
+                    pawn_attacks(us.flip(), self.king_square(us.flip())) & squares
+                } else {
+                    Bitboard::EMPTY
+                };
                 if mate_square.any() && self.is_pawn_drop_mate(mate_square.lsb()) {
                     squares ^= mate_square;
                 }
@@ -427,6 +433,9 @@ impl Position {
     pub fn is_pawn_drop_mate(&self, to: Square) -> bool {
         let us = self.side_to_move_now();
         let them = us.flip();
+        if !self.has_king(them) {
+            return false;
+        }
         let eksq = self.king_square(them);
         if !pawn_attacks(us, to).has(eksq) {
             return false;
@@ -459,11 +468,13 @@ impl Position {
     pub fn has_legal_move(&self) -> bool {
         // A safe king step is the usual answer; try it before generating everything.
         let us = self.side_to_move_now();
-        let ksq = self.king_square(us);
-        let occ_without_king = self.occupied() ^ Bitboard::from_square(ksq);
-        for to in king_attacks(ksq).and_not(self.pieces_of(us)) {
-            if !self.is_attacked_by(us.flip(), to, occ_without_king) {
-                return true;
+        if self.has_king(us) {
+            let ksq = self.king_square(us);
+            let occ_without_king = self.occupied() ^ Bitboard::from_square(ksq);
+            for to in king_attacks(ksq).and_not(self.pieces_of(us)) {
+                if !self.is_attacked_by(us.flip(), to, occ_without_king) {
+                    return true;
+                }
             }
         }
         self.count_legal() > 0

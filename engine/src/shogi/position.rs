@@ -41,6 +41,9 @@ impl PartialEq for Position {
 
 impl Eq for Position {}
 
+/// `king_sq` of a side without a king (tsume problems leave out the attacker's king).
+const NO_KING: u8 = u8::MAX;
+
 impl Position {
     /// An empty board, Black to move, nothing in hand (kings must be added before use).
     pub(crate) fn empty() -> Position {
@@ -50,7 +53,7 @@ impl Position {
             checkers: Bitboard::EMPTY,
             board: [Piece::NONE; SQUARES],
             hands: [Hand::default(); 2],
-            king_sq: [0; 2],
+            king_sq: [NO_KING; 2],
             side: Side::First,
             hash: 0,
             ply: 0,
@@ -82,7 +85,11 @@ impl Position {
     /// Recomputes the checkers of the side to move (after setup).
     pub(crate) fn refresh_checkers(&mut self) {
         let us = self.side;
-        self.checkers = self.attackers_to(us.flip(), self.king_square(us), self.occupied());
+        self.checkers = if self.has_king(us) {
+            self.attackers_to(us.flip(), self.king_square(us), self.occupied())
+        } else {
+            Bitboard::EMPTY
+        };
     }
 
     #[inline]
@@ -126,9 +133,17 @@ impl Position {
         &self.hands[side as usize]
     }
 
+    /// The square of `side`'s king; only for a side that has one (see `has_king`).
     #[inline]
     pub fn king_square(&self, side: Side) -> Square {
         self.king_sq[side as usize] as Square
+    }
+
+    /// Whether `side` has a king. Only a tsume problem's attacker may lack one: it then has no
+    /// king to protect (never in check, no pins), and the other side can never give check.
+    #[inline]
+    pub fn has_king(&self, side: Side) -> bool {
+        self.king_sq[side as usize] != NO_KING
     }
 
     #[inline]
@@ -350,6 +365,9 @@ impl Position {
     /// Restricted to `side`'s pieces these are its pinned pieces.
     #[inline]
     pub fn king_blockers(&self, side: Side) -> Bitboard {
+        if !self.has_king(side) {
+            return Bitboard::EMPTY;
+        }
         let ksq = self.king_square(side);
         let occ = self.occupied();
         let mut blockers = Bitboard::EMPTY;
@@ -464,6 +482,9 @@ impl Position {
     #[inline]
     fn checkers_after(&self, m: Move) -> Bitboard {
         let mover = self.side.flip();
+        if !self.has_king(self.side) {
+            return Bitboard::EMPTY;
+        }
         let ksq = self.king_square(self.side);
         let to = m.to();
         let occ = self.occupied();
@@ -522,19 +543,29 @@ impl Position {
                 by_side[pc.side() as usize] |= Bitboard::from_square(sq);
             }
         }
+        let king_ok = |side: Side| {
+            let kings = by_kind[PieceKind::King as usize] & by_side[side as usize];
+            if self.has_king(side) {
+                self.piece_on(self.king_square(side)) == Piece::new(side, PieceKind::King)
+            } else {
+                kings.is_empty()
+            }
+        };
+        let checkers = if self.has_king(self.side) {
+            self.attackers_to(
+                self.side.flip(),
+                self.king_square(self.side),
+                self.occupied(),
+            )
+        } else {
+            Bitboard::EMPTY
+        };
         by_kind == self.by_kind
             && by_side == self.by_side
-            && self.piece_on(self.king_square(Side::First))
-                == Piece::new(Side::First, PieceKind::King)
-            && self.piece_on(self.king_square(Side::Second))
-                == Piece::new(Side::Second, PieceKind::King)
+            && king_ok(Side::First)
+            && king_ok(Side::Second)
             && self.hash == self.compute_hash()
-            && self.checkers
-                == self.attackers_to(
-                    self.side.flip(),
-                    self.king_square(self.side),
-                    self.occupied(),
-                )
+            && self.checkers == checkers
     }
 }
 

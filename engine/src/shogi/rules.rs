@@ -56,7 +56,7 @@ impl Position {
         let us = self.side_to_move_now();
         let camp = zone(us);
         let ours_in_camp = self.pieces_of(us) & camp;
-        let king_in_camp = camp.has(self.king_square(us));
+        let king_in_camp = self.has_king(us) && camp.has(self.king_square(us));
         let mut pieces = 0;
         let mut points = 0;
         for sq in ours_in_camp {
@@ -86,7 +86,10 @@ impl Position {
             return None;
         }
         let us = self.side_to_move_now();
-        if !zone(us).has(self.king_square(us)) || (self.pieces_of(us) & zone(us)).count() < 11 {
+        if !self.has_king(us)
+            || !zone(us).has(self.king_square(us))
+            || (self.pieces_of(us) & zone(us)).count() < 11
+        {
             return None;
         }
         let count = self.declaration_count();

@@ -151,8 +151,12 @@ fn parse_hand(text: &str, pos: &mut Position) -> Result<(), SfenError> {
 
 /// Checks piece counts, kings, nifu, dead pieces and the side not to move not being in check.
 fn validate(pos: &Position) -> Result<(), SfenError> {
+    // A tsume problem may leave out the attacker's (the side to move's) king; the defender
+    // always needs one.
+    let attacker = pos.side_to_move_now();
     for side in [Side::First, Side::Second] {
         match pos.pieces(side, PieceKind::King).count() {
+            0 if side == attacker => {}
             0 => return Err(SfenError::MissingKing(side)),
             1 => {}
             _ => return Err(SfenError::ExtraKing(side)),

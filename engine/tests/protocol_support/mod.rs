@@ -19,7 +19,21 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sente"))
+        Self::spawn(Command::new(env!("CARGO_BIN_EXE_sente")))
+    }
+
+    /// The engine under `ulimit -v kib` (a machine, or a container, with that much memory).
+    pub fn start_with_memory_limit(kib: u64) -> Self {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("ulimit -v {kib} && exec \"$0\"",));
+        command.arg(env!("CARGO_BIN_EXE_sente"));
+        Self::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Self {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
