@@ -14,15 +14,15 @@ use std::path::{Path, PathBuf};
 /// (seed, nodes, global game index) of a game.
 pub type GameKey = (u64, u64, u64);
 
-/// Every game of `inputs` by key; a key seen twice is an error (the inputs overlap).
-pub fn collect_games<G: Game>(inputs: &[PathBuf]) -> Result<BTreeMap<GameKey, GameRecord>> {
-    let mut games = BTreeMap::new();
+/// Calls `visit(key, record)` for every game of `inputs` (pools, run directories, data files
+/// with `run.txt` beside them), file by file.
+pub fn for_each_keyed_game<G: Game>(
+    inputs: &[PathBuf],
+    mut visit: impl FnMut(GameKey, &GameRecord) -> Result<()>,
+) -> Result<()> {
     let mut add_file = |data: &Path, seed: u64, nodes: u64, shard| -> Result<()> {
         read_indexed_games(data, format::game_id::<G>(), shard, |index, record| {
-            if games.insert((seed, nodes, index), record.clone()).is_some() {
-                bail!("game {index} of seed {seed} at {nodes} nodes appears twice");
-            }
-            Ok(())
+            visit((seed, nodes, index), record)
         })?;
         Ok(())
     };
@@ -48,19 +48,39 @@ pub fn collect_games<G: Game>(inputs: &[PathBuf]) -> Result<BTreeMap<GameKey, Ga
             add_file(&info.data, info.seed, info.nodes, info.shard)?;
         }
     }
+    Ok(())
+}
+
+fn twice((seed, nodes, index): GameKey) -> anyhow::Error {
+    anyhow::anyhow!("game {index} of seed {seed} at {nodes} nodes appears twice")
+}
+
+/// Every game of `inputs` by key; a key seen twice is an error (the inputs overlap).
+pub fn collect_games<G: Game>(inputs: &[PathBuf]) -> Result<BTreeMap<GameKey, GameRecord>> {
+    let mut games = BTreeMap::new();
+    for_each_keyed_game::<G>(inputs, |key, record| {
+        match games.insert(key, record.clone()) {
+            Some(_) => Err(twice(key)),
+            None => Ok(()),
+        }
+    })?;
     Ok(games)
 }
 
 /// Prints one line per game (`seed nodes index record-hash`, tab-separated, in key order) when
 /// `per_game`, then `games N digest HEX` (FNV-1a 64 of those lines).
 pub fn print_digest<G: Game>(inputs: &[PathBuf], per_game: bool) -> Result<()> {
-    let games = collect_games::<G>(inputs)?;
+    // Only each record's hash is kept: pools may be larger than memory.
+    let mut games = BTreeMap::new();
+    for_each_keyed_game::<G>(inputs, |key, record| {
+        match games.insert(key, record_hash(record)) {
+            Some(_) => Err(twice(key)),
+            None => Ok(()),
+        }
+    })?;
     let mut lines = String::new();
-    for ((seed, nodes, index), record) in &games {
-        lines.push_str(&format!(
-            "{seed}\t{nodes}\t{index}\t{:016x}\n",
-            record_hash(record)
-        ));
+    for ((seed, nodes, index), hash) in &games {
+        lines.push_str(&format!("{seed}\t{nodes}\t{index}\t{hash:016x}\n"));
     }
     if per_game {
         print!("{lines}");

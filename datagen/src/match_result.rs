@@ -128,7 +128,9 @@ impl MatchResult {
     }
 
     pub fn write(&self, path: &Path) -> Result<()> {
-        let tmp = path.with_extension("tmp");
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
         std::fs::write(&tmp, self.render())
             .and_then(|()| std::fs::rename(&tmp, path))
             .with_context(|| format!("writing {}", path.display()))

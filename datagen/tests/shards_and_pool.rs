@@ -158,6 +158,15 @@ fn shards_hold_the_games_of_one_run_and_resume_alone() {
     let digest = |input: &Path| ok(&["digest", "--game", "chess", input.to_str().unwrap()]);
     assert_eq!(digest(&pool), digest(&whole));
     assert!(digest(&pool).starts_with("games 70 digest "));
+    // Overlapping inputs are an error, not a bigger digest.
+    let error = failure(&[
+        "digest",
+        "--game",
+        "chess",
+        whole.to_str().unwrap(),
+        shards[2].to_str().unwrap(),
+    ]);
+    assert!(error.contains("appears twice"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
