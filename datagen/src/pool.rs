@@ -2,7 +2,8 @@
 //! human-readable manifest with one row per file (generation, evaluator, nodes, seed, shard,
 //! games, positions, bytes, checksum). `datagen pool add` verifies files (checksums, contiguous
 //! chunks, replay of every game), refuses duplicates and other games' data, copies the files in
-//! and rewrites the manifest atomically (temporary file, fsync, rename); `datagen pool list`
+//! and rewrites the manifest atomically (temporary file, fsync, rename), one writer at a time
+//! (a lock on `pool.lock`); `datagen pool list`
 //! prints it with totals; `expand_data_paths` turns a pool directory into its files (tuner).
 
 use crate::format;
@@ -17,6 +18,8 @@ use std::path::{Path, PathBuf};
 
 /// The manifest's file name inside a pool directory.
 pub const MANIFEST: &str = "pool.tsv";
+/// File locked by `add` while it changes the pool.
+const LOCK: &str = "pool.lock";
 const HEADER_PREFIX: &str = "sente-pool v1\t";
 const COLUMNS: &str =
     "file\tgeneration\tevaluator\tnodes\tseed\tshard\tgames\tpositions\tbytes\tchecksum";
@@ -285,6 +288,12 @@ pub fn add<G: Game>(
         bail!("give run directories or data files to add");
     }
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    // One writer at a time (e.g. two merge jobs of a cluster); the lock goes with the process.
+    let lock_path = dir.join(LOCK);
+    let lock = std::fs::File::create(&lock_path)
+        .with_context(|| format!("creating {}", lock_path.display()))?;
+    lock.lock()
+        .with_context(|| format!("locking {}", lock_path.display()))?;
     let mut pool = if Pool::is_pool(dir) {
         Pool::open(dir)?
     } else {
@@ -399,6 +408,7 @@ pub fn add<G: Game>(
                 .with_context(|| format!("removing {}", item.source.display()))?;
         }
     }
+    drop(lock);
     Ok(staged.into_iter().map(|s| s.entry).collect())
 }
 

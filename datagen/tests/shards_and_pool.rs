@@ -358,3 +358,31 @@ fn a_sharded_match_merges_to_the_whole_match() {
     assert!(error.contains("--sprt"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn concurrent_pool_adds_take_turns() {
+    let dir = scratch("concurrent");
+    let shards: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("s{i}"))).collect();
+    for (i, out) in shards.iter().enumerate() {
+        run("chess", 9, Some(&format!("{i}/3")), out);
+    }
+    let pool = dir.join("pool");
+    let children: Vec<_> = shards
+        .iter()
+        .map(|shard| {
+            Command::new(BIN)
+                .args(["pool", "add", "--game", "chess", "--pool"])
+                .args([&pool, shard])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let opened = Pool::open(&pool).unwrap();
+    let mut shard_indices: Vec<u64> = opened.entries.iter().map(|e| e.shard.index).collect();
+    shard_indices.sort();
+    assert_eq!(shard_indices, [0, 1, 2]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
