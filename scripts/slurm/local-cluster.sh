@@ -60,7 +60,7 @@ dd if=/dev/urandom of="$WORK/munge/munge.key" bs=1024 count=1 status=none
 chmod 400 "$WORK/munge/munge.key"
 munged --foreground --force --key-file="$WORK/munge/munge.key" \
     --socket="$WORK/munge/munge.socket" --pid-file="$WORK/munge/munged.pid" \
-    --seed-file="$WORK/munge/munge.seed" --log-file="$WORK/munged.log" >>"$WORK/munged.log" 2>&1 &
+    --seed-file="$WORK/munge/munge.seed" --log-file="$WORK/munged.log" >>"$WORK/munged.out" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 50); do [ -S "$WORK/munge/munge.socket" ] && break; sleep 0.1; done
 munge --socket="$WORK/munge/munge.socket" -n | unmunge --socket="$WORK/munge/munge.socket" >/dev/null
@@ -96,14 +96,15 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MinJobAge=600
+DependencyParameters=kill_invalid_depend
 $NODE_LINE State=UNKNOWN
 PartitionName=local Nodes=$HOST Default=YES MaxTime=INFINITE State=UP
 CONF
 
 say "slurmctld and slurmd ($NODE_LINE)"
-slurmctld -D -i -f "$SLURM_CONF" >>"$WORK/slurmctld.log" 2>&1 &
+slurmctld -D -i -f "$SLURM_CONF" >>"$WORK/slurmctld.out" 2>&1 &
 PIDS+=($!)
-slurmd -D -f "$SLURM_CONF" >>"$WORK/slurmd.log" 2>&1 &
+slurmd -D -f "$SLURM_CONF" >>"$WORK/slurmd.out" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 100); do
     sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)' && break
