@@ -163,13 +163,17 @@ pub fn read_indexed_games(
     mut visit: impl FnMut(u64, &GameRecord) -> Result<()>,
 ) -> Result<FileCounts> {
     let map = map_file(data)?;
-    let (chunks, error) = format::scan(&map);
-    if let Some(e) = error {
+    let scan = format::scan(&map);
+    if let Some(damage) = scan.damaged.first() {
+        bail!("{}: {damage} (resuming the run repairs it)", data.display());
+    }
+    if let Some((_, e)) = &scan.torn_tail {
         bail!(
             "{}: {e} (a torn tail is what a killed run leaves: resume the run first)",
             data.display()
         );
     }
+    let chunks = scan.chunks;
     let mut counts = FileCounts {
         bytes: map.len() as u64,
         checksum: format::checksum(&map),

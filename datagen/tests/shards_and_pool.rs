@@ -86,12 +86,18 @@ fn shards_hold_the_games_of_one_run_and_resume_alone() {
     assert_eq!(s0.len(), 24);
     assert!(s0.keys().all(|k| k.2 % 3 == 0));
 
-    // A shard cut inside its second chunk resumes to the same bytes.
+    // A shard cut inside its (only) chunk resumes to the same bytes; so does a shard whose chunk
+    // is damaged (the repair plays the shard's games again, not games 0, 1, 2, ...).
     let data = shards[1].join("data.bin");
     let complete = std::fs::read(&data).unwrap();
     let file = std::fs::OpenOptions::new().write(true).open(&data).unwrap();
     file.set_len(complete.len() as u64 - 100).unwrap();
     drop(file);
+    run("chess", 70, Some("1/3"), &shards[1]);
+    assert_eq!(std::fs::read(&data).unwrap(), complete);
+    let mut damaged = complete.clone();
+    damaged[60] ^= 0x40;
+    std::fs::write(&data, &damaged).unwrap();
     run("chess", 70, Some("1/3"), &shards[1]);
     assert_eq!(std::fs::read(&data).unwrap(), complete);
     // Another shard (or none) in the same directory is a different run.
