@@ -17,6 +17,13 @@ cargo clippy --workspace --all-targets --release -- -D warnings
 echo "== Rust tests (optimised; perft rows above 50M nodes are in the ignored tier)"
 cargo test --workspace --release
 
+echo "== scale-out on a real one-node Slurm cluster (installs slurm-wlm and munge as root)"
+if [ "$(id -u)" = 0 ] || command -v slurmctld >/dev/null; then
+    scripts/slurm/local-cluster.sh
+else
+    echo "SKIPPED: needs root (to install slurm-wlm and munge) or Slurm already installed"
+fi
+
 if [ -x scripts/test-clients.sh ]; then
     echo "== third-party client tests"
     scripts/test-clients.sh

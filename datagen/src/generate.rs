@@ -11,6 +11,7 @@ use crate::book::{Book, BookSummary};
 use crate::format::{self, GameRecord, SCORE_LIMIT, SCORE_NONE};
 use crate::players::DatagenGame;
 use crate::progress::Progress;
+use crate::shard::Shard;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use sente::eval::Evaluator;
@@ -368,6 +369,8 @@ struct Repair {
     map: memmap2::Mmap,
     chunks: Vec<format::ChunkInfo>,
     missing: Vec<std::ops::Range<u64>>,
+    /// The run's shard: missing local game `k` is global game `shard.global(k)`.
+    shard: Shard,
 }
 
 /// The first `OUT/data.bin.damaged-<n>` that does not exist yet.
@@ -401,10 +404,15 @@ fn resume_point(
     out: &Path,
     config: &GenerateConfig,
     book: Option<BookSummary>,
+    shard: Shard,
 ) -> Result<ResumePlan> {
     let manifest = manifest_path(out);
     let data = data_path(out);
-    let expected = config.manifest(book);
+    let mut expected = config.manifest(book);
+    if !shard.is_whole() {
+        // Unsharded runs keep their manifest as it was, so older runs stay resumable.
+        expected.push_str(&format!("shard={shard}\n"));
+    }
     if std::fs::symlink_metadata(&data).is_err() {
         std::fs::write(&manifest, &expected)
             .with_context(|| format!("writing {}", manifest.display()))?;
@@ -549,6 +557,7 @@ fn resume_point(
             map,
             chunks,
             missing,
+            shard,
         }),
     })
 }
@@ -569,13 +578,14 @@ fn play_range<G: DatagenGame, E: Evaluator<G> + Sync>(
     evaluator: &E,
     book: Option<&Book<G>>,
     range: std::ops::Range<u64>,
+    shard: Shard,
 ) -> Vec<PlayedGame> {
     pool.install(|| {
         range
             .into_par_iter()
             .map_init(
                 || GamePlayers::new(config, evaluator),
-                |players, index| play_one::<G, E>(config, players, book, index),
+                |players, index| play_one::<G, E>(config, players, book, shard.global(index)),
             )
             .collect()
     })
@@ -612,7 +622,7 @@ fn repair<G: DatagenGame, E: Evaluator<G> + Sync>(
                 let mut start = gap.start;
                 while start < gap.end {
                     let end = (start + GAMES_PER_CHUNK).min(gap.end);
-                    let played = play_range(pool, config, evaluator, book, start..end);
+                    let played = play_range(pool, config, evaluator, book, start..end, plan.shard);
                     let records: Vec<GameRecord> = played.iter().map(|g| g.0.clone()).collect();
                     records.iter().for_each(|r| total.add_game(r));
                     bytes.extend_from_slice(&format::encode_chunk(
@@ -664,6 +674,21 @@ pub fn generate_with_book<G: DatagenGame, E: Evaluator<G> + Sync>(
     threads: usize,
     out: &Path,
 ) -> Result<GenerateSummary> {
+    generate_shard(evaluator, config, book, Shard::WHOLE, threads, out)
+}
+
+/// Runs (or resumes) shard `shard` of a generation into `out`: the games of global index
+/// `i ≡ shard.index (mod shard.count)` below `config.games`, each played exactly as the unsharded
+/// run plays game `i`. Chunk headers hold the shard's local game indices (`run.txt` gains a line
+/// `shard=I/N`). `Shard::WHOLE` is the plain run.
+pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
+    evaluator: &E,
+    config: &GenerateConfig,
+    book: Option<&Book<G>>,
+    shard: Shard,
+    threads: usize,
+    out: &Path,
+) -> Result<GenerateSummary> {
     if config.games.is_none() && config.positions.is_none() {
         bail!("give --games or --positions");
     }
@@ -676,12 +701,15 @@ pub fn generate_with_book<G: DatagenGame, E: Evaluator<G> + Sync>(
     if threads == 0 {
         bail!("--threads must be at least 1");
     }
+    if !shard.is_whole() && (config.games.is_none() || config.positions.is_some()) {
+        bail!("--shard splits a fixed game count: give --games (the whole run's total) and no --positions");
+    }
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .stack_size(THREAD_STACK_BYTES)
         .build()?;
-    let plan = resume_point(out, config, book.map(Book::summary))?;
+    let plan = resume_point(out, config, book.map(Book::summary), shard)?;
     let (mut next_game, mut total) = (plan.next_game, plan.summary);
     if let Some(damaged) = plan.repair {
         repair(&pool, config, evaluator, book, out, damaged, &mut total)?;
@@ -692,9 +720,10 @@ pub fn generate_with_book<G: DatagenGame, E: Evaluator<G> + Sync>(
         .append(true)
         .open(&data)
         .with_context(|| format!("opening {}", data.display()))?;
-    let target_games = config.games.unwrap_or(u64::MAX);
+    let target_games = config.games.map_or(u64::MAX, |games| shard.share_of(games));
     let target_positions = config.positions.unwrap_or(u64::MAX);
-    let mut progress = Progress::new(config.games, config.positions, total);
+    let shard_games = config.games.map(|games| shard.share_of(games));
+    let mut progress = Progress::new(shard_games, config.positions, total);
     let started = Instant::now();
     let mut session = GenerateSummary::default();
     let idle_players: Mutex<Vec<GamePlayers<G, E>>> = Mutex::new(Vec::new());
@@ -716,7 +745,8 @@ pub fn generate_with_book<G: DatagenGame, E: Evaluator<G> + Sync>(
                         let reused = idle_players.lock().unwrap_or_else(|e| e.into_inner()).pop();
                         let mut players =
                             reused.unwrap_or_else(|| GamePlayers::new(config, evaluator));
-                        let played = play_one::<G, E>(config, &mut players, book, index);
+                        let global = shard.global(index);
+                        let played = play_one::<G, E>(config, &mut players, book, global);
                         idle_players
                             .lock()
                             .unwrap_or_else(|e| e.into_inner())

@@ -4,10 +4,14 @@ use anyhow::{bail, Result};
 use clap::{Parser, Subcommand};
 use datagen::book::Book;
 use datagen::generate::{
-    generate_with_book, opening_for, GenerateConfig, OpeningSettings, OpeningSource,
+    generate_shard, opening_for, GenerateConfig, OpeningSettings, OpeningSource,
 };
 use datagen::inspect::{print_positions, print_stats, verify_files};
+use datagen::match_result::{MatchResult, MatchSetup};
 use datagen::players::DatagenGame;
+use datagen::pool::{AddOptions, Pool};
+use datagen::run_info::{evaluator_label, EVALUATOR_FILE};
+use datagen::shard::Shard;
 use sente::search::{SearchFeatures, Searcher};
 use sente::selfplay::{
     run_match_with_openings, Adjudication, MatchConfig, PlayerConfig, Sprt, TimeControl,
@@ -63,6 +67,10 @@ enum Command {
         /// Chess: start from random Chess960 / double-Fischer-random positions.
         #[arg(long, conflicts_with = "book")]
         dfrc: bool,
+        /// Play only shard I of N: the games whose index in the whole run is ≡ I (mod N), each
+        /// exactly as the unsharded run plays it. --games is the whole run's total.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<Shard>,
     },
     /// Games, positions, results and histograms of data files.
     Stats {
@@ -140,7 +148,65 @@ enum Command {
         /// Largest opening score (centipawns) the check accepts.
         #[arg(long, default_value_t = 200)]
         verify_margin: i32,
+        /// Play only shard I of N of the --pairs pairs (pair indices ≡ I mod N); give --sprt to
+        /// `match-merge` instead.
+        #[arg(long, value_name = "I/N", conflicts_with = "sprt")]
+        shard: Option<Shard>,
+        /// Also write the result (W/D/L, pentanomial) to FILE for `match-merge`.
+        #[arg(long, value_name = "FILE")]
+        result: Option<PathBuf>,
     },
+    /// Data pools: directories of verified datagen files with a manifest (pool.tsv).
+    Pool {
+        #[command(subcommand)]
+        command: PoolCommand,
+    },
+    /// Canonical listing of the games of pools, run directories or data files (with run.txt
+    /// beside them), by (seed, nodes, global game index): equal digests, equal games.
+    Digest {
+        #[arg(long, value_parser = ["chess", "shogi"])]
+        game: String,
+        /// Print a line per game (seed, nodes, index, record hash) before the digest.
+        #[arg(long)]
+        per_game: bool,
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
+    /// Combine `match --result` files (shards, and rounds with other seeds) into one Elo ± error
+    /// and an optional SPRT verdict.
+    MatchMerge {
+        /// SPRT bounds in Elo, e.g. `0,10`.
+        #[arg(long)]
+        sprt: Option<String>,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum PoolCommand {
+    /// Verify run directories or data files (run.txt beside them) and copy them into the pool.
+    Add {
+        /// The pool directory (created if missing).
+        #[arg(long)]
+        pool: PathBuf,
+        #[arg(long, value_parser = ["chess", "shogi"])]
+        game: String,
+        /// Generation the data belongs to.
+        #[arg(long, default_value_t = 0)]
+        generation: u32,
+        /// The net the runs played with, when the path in their run.txt does not resolve here
+        /// and they have no evaluator.txt.
+        #[arg(long, value_name = "FILE")]
+        net: Option<PathBuf>,
+        /// Remove the source data files once the pool lists their copies.
+        #[arg(long = "move")]
+        move_files: bool,
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
+    /// Print the manifest with totals.
+    List { pool: PathBuf },
 }
 
 fn parse_sprt(text: &str) -> Result<Sprt> {
@@ -162,13 +228,20 @@ fn parse_sprt(text: &str) -> Result<Sprt> {
 fn run_for<G: DatagenGame>(
     config: GenerateConfig,
     book: Option<PathBuf>,
+    shard: Shard,
     threads: usize,
     out: PathBuf,
 ) -> Result<()> {
     // The book is checked whole before anything else happens.
     let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
     let eval = G::load_eval(&config.evaluator)?;
-    generate_with_book::<G, _>(&eval, &config, book.as_ref(), threads, &out)?;
+    // The evaluator by content, for `pool add` (run.txt keeps the name as given).
+    std::fs::create_dir_all(&out)?;
+    std::fs::write(
+        out.join(EVALUATOR_FILE),
+        evaluator_label(&config.evaluator)? + "\n",
+    )?;
+    generate_shard::<G, _>(&eval, &config, book.as_ref(), shard, threads, &out)?;
     Ok(())
 }
 
@@ -188,7 +261,9 @@ fn main() -> Result<()> {
             verify_nodes,
             verify_margin,
             dfrc,
+            shard,
         } => {
+            let shard = shard.unwrap_or(Shard::WHOLE);
             let config = GenerateConfig {
                 game: game.clone(),
                 games,
@@ -203,12 +278,12 @@ fn main() -> Result<()> {
                 dfrc,
             };
             if game == "chess" {
-                run_for::<sente::chess::Position>(config, book, threads, out)
+                run_for::<sente::chess::Position>(config, book, shard, threads, out)
             } else {
                 if dfrc {
                     bail!("--dfrc is for chess");
                 }
-                run_for::<sente::shogi::Position>(config, book, threads, out)
+                run_for::<sente::shogi::Position>(config, book, shard, threads, out)
             }
         }
         Command::Stats { game, files } => {
@@ -253,7 +328,10 @@ fn main() -> Result<()> {
             b_search,
             verify_nodes,
             verify_margin,
+            shard,
+            result,
         } => {
+            let shard = shard.unwrap_or(Shard::WHOLE);
             let search = [&a_search, &b_search].map(|changes| {
                 SearchFeatures::default()
                     .with_changes(changes)
@@ -268,7 +346,7 @@ fn main() -> Result<()> {
                 verify_margin,
             };
             let config = MatchConfig {
-                pairs,
+                pairs: shard.share_of(pairs as u64) as usize,
                 concurrency: threads,
                 opening_plies: random_plies,
                 seed,
@@ -280,6 +358,11 @@ fn main() -> Result<()> {
                 tc,
                 move_overhead_ms: move_overhead,
             };
+            let split = MatchSplit {
+                pairs: pairs as u64,
+                shard,
+                result,
+            };
             if game == "chess" {
                 match_for::<sente::chess::Position>(
                     &[a, b],
@@ -288,6 +371,7 @@ fn main() -> Result<()> {
                     book,
                     &openings,
                     &config,
+                    &split,
                 )
             } else {
                 match_for::<sente::shogi::Position>(
@@ -297,8 +381,57 @@ fn main() -> Result<()> {
                     book,
                     &openings,
                     &config,
+                    &split,
                 )
             }
+        }
+        Command::Pool { command } => match command {
+            PoolCommand::Add {
+                pool,
+                game,
+                generation,
+                net,
+                move_files,
+                inputs,
+            } => {
+                let options = AddOptions {
+                    generation,
+                    net,
+                    move_files,
+                };
+                let added = if game == "chess" {
+                    datagen::pool::add::<sente::chess::Position>(&pool, &inputs, &options)?
+                } else {
+                    datagen::pool::add::<sente::shogi::Position>(&pool, &inputs, &options)?
+                };
+                for entry in &added {
+                    println!(
+                        "added {} ({} games, {} positions)",
+                        entry.file, entry.games, entry.positions
+                    );
+                }
+                Ok(())
+            }
+            PoolCommand::List { pool } => {
+                print!("{}", Pool::open(&pool)?.listing());
+                Ok(())
+            }
+        },
+        Command::Digest {
+            game,
+            per_game,
+            inputs,
+        } => {
+            if game == "chess" {
+                datagen::digest::print_digest::<sente::chess::Position>(&inputs, per_game)
+            } else {
+                datagen::digest::print_digest::<sente::shogi::Position>(&inputs, per_game)
+            }
+        }
+        Command::MatchMerge { sprt, files } => {
+            let sprt = sprt.as_deref().map(parse_sprt).transpose()?;
+            println!("{}", datagen::match_result::merge_files(&files, sprt)?);
+            Ok(())
         }
     }
 }
@@ -310,6 +443,14 @@ struct MoveLimits {
     move_overhead_ms: u64,
 }
 
+/// Which pairs of the whole match this invocation plays, and where its result goes.
+struct MatchSplit {
+    /// Pairs of the whole match.
+    pairs: u64,
+    shard: Shard,
+    result: Option<PathBuf>,
+}
+
 fn match_for<G: DatagenGame>(
     [a, b]: &[String; 2],
     features: [SearchFeatures; 2],
@@ -317,6 +458,7 @@ fn match_for<G: DatagenGame>(
     book: Option<PathBuf>,
     openings: &OpeningSettings,
     config: &MatchConfig,
+    split: &MatchSplit,
 ) -> Result<()> {
     if limits.tc.is_none() && limits.nodes == 0 {
         bail!("--nodes must be at least 1");
@@ -343,6 +485,32 @@ fn match_for<G: DatagenGame>(
     };
     let first = player(a, features[0])?;
     let second = player(b, features[1])?;
+    // What merged results must share: players by content (names carry search switches),
+    // limits and openings.
+    let setup = MatchSetup {
+        game: G::NAME.to_string(),
+        a: first.name.clone(),
+        b: second.name.clone(),
+        a_eval: evaluator_label(a)?,
+        b_eval: evaluator_label(b)?,
+        limits: match limits.tc {
+            Some(tc) => format!(
+                "tc={}ms+{}ms overhead={}ms",
+                tc.base_ms, tc.increment_ms, limits.move_overhead_ms
+            ),
+            None => format!("nodes={}", limits.nodes),
+        },
+        openings: format!(
+            "random_plies={} verify_nodes={} verify_margin={} book={}",
+            openings.random_plies,
+            openings.verify_nodes,
+            openings.verify_margin,
+            book.as_ref().map_or("none".to_string(), |b| format!(
+                "{:016x}",
+                b.summary().checksum
+            ))
+        ),
+    };
     let start = G::start_position(false);
     let source = match &book {
         Some(book) => OpeningSource::Book(book),
@@ -350,12 +518,30 @@ fn match_for<G: DatagenGame>(
     };
     // Openings are checked with the classical evaluator, neutral between the two players.
     let classical = G::load_eval("classical")?;
+    // Pair k of a shard is pair shard.global(k) of the whole match.
     let opening = |pair: usize| {
         let mut verifier = Searcher::new(classical.clone());
         verifier.set_hash_mb(1);
-        opening_for(&source, openings, pair as u64, &mut verifier)
+        opening_for(
+            &source,
+            openings,
+            split.shard.global(pair as u64),
+            &mut verifier,
+        )
     };
     let report = run_match_with_openings(&opening, &first, &second, config, &|_| {});
     println!("{report}");
+    if let Some(path) = &split.result {
+        let result = MatchResult {
+            setup,
+            seed: openings.seed,
+            pairs: split.pairs,
+            shard: split.shard,
+            wdl: report.wdl,
+            pentanomial: report.pentanomial,
+            time_forfeits: report.time_forfeits.unwrap_or([0, 0]),
+        };
+        result.write(path)?;
+    }
     Ok(())
 }

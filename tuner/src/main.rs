@@ -3,6 +3,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
+use datagen::pool::expand_data_paths;
 use sente::nnue::{Network, NnueGame};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -27,10 +28,10 @@ enum Command {
     Train {
         #[arg(long, value_parser = ["chess", "shogi"])]
         game: String,
-        /// datagen files (`data.bin`).
+        /// datagen files (`data.bin`), run directories or data pools (`datagen pool`).
         #[arg(long, num_args = 1.., required = true)]
         data: Vec<PathBuf>,
-        /// Validation files.
+        /// Validation files (or run directories, pools).
         #[arg(long, num_args = 1..)]
         val: Vec<PathBuf>,
         /// Hold out every K-th game of the training files for validation (0: none). The held-out
@@ -235,8 +236,8 @@ fn run() -> Result<()> {
                 bail!("--wdl must be within 0..1");
             }
             let config = TrainConfig {
-                data,
-                val,
+                data: expand_data_paths(&data)?,
+                val: expand_data_paths(&val)?,
                 val_every,
                 superbatches,
                 batches_per_superbatch: batches,
@@ -291,9 +292,9 @@ fn run() -> Result<()> {
                 .num_threads(threads.max(1))
                 .build_global()?;
             if game == "chess" {
-                eval_model::<sente::chess::Position>(&model, &data, wdl)
+                eval_model::<sente::chess::Position>(&model, &expand_data_paths(&data)?, wdl)
             } else {
-                eval_model::<sente::shogi::Position>(&model, &data, wdl)
+                eval_model::<sente::shogi::Position>(&model, &expand_data_paths(&data)?, wdl)
             }
         }
         Command::FitClassical {
@@ -311,7 +312,7 @@ fn run() -> Result<()> {
                 .num_threads(threads.max(1))
                 .build_global()?;
             let options = FitOptions {
-                data,
+                data: expand_data_paths(&data)?,
                 lambda: wdl,
                 config: FitConfig {
                     epochs,

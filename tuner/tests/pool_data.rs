@@ -1,0 +1,53 @@
+//! `--data` accepts a data pool (`datagen pool add`) and a run directory: the tuner reads the
+//! same games as from the files themselves.
+
+mod support;
+
+use datagen::pool::{add, AddOptions};
+use sente::chess::Position;
+use std::path::Path;
+use std::process::Command;
+
+const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
+
+fn eval_on(data: &[&Path]) -> String {
+    let mut args = vec!["eval", "--game", "chess", "classical", "--data"];
+    args.extend(data.iter().map(|p| p.to_str().unwrap()));
+    let out = Command::new(TUNER).args(&args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_pool_or_run_directory_reads_as_its_files() {
+    let dir = support::scratch("tuner", "pool");
+    let first = support::chess_data(&dir.join("a"), 12, 200, 1);
+    let second = support::chess_data(&dir.join("b"), 12, 200, 2);
+    let pool = dir.join("pool");
+    let options = AddOptions {
+        generation: 1,
+        ..AddOptions::default()
+    };
+    add::<Position>(&pool, &[dir.join("a"), dir.join("b")], &options).unwrap();
+
+    let from_files = eval_on(&[&first, &second]);
+    assert!(from_files.contains("positions"), "{from_files}");
+    assert_eq!(eval_on(&[&pool]), from_files);
+    assert_eq!(eval_on(&[&dir.join("a"), &second]), from_files);
+    // A directory that is neither is a clear error.
+    let out = Command::new(TUNER)
+        .args(["eval", "--game", "chess", "classical", "--data"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("neither a pool"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
