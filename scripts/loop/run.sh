@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The network loop of one game, run for days: generation after generation of
-#   generate (self-play with the current best net, into the game's data pool)
+#   generate (self-play with the current best net; the verified run joins the game's data pool)
 #   → train (on the whole pool) → SPRT against the current best → promote or generate more.
 # Everything lives in $SENTE_DATA/$GAME (default ~/sente-data); the repository is never touched
 # (scripts/loop/publish.sh copies promoted nets into nets/). Kill it at any moment and start it
@@ -47,7 +47,7 @@ MAX_GEN="${MAX_GEN:-1000}"
 
 [ -x "$BIN/datagen" ] || { echo "no binaries in $BIN: run scripts/loop/run.sh install" >&2; exit 1; }
 cd "$SENTE_DATA"
-mkdir -p "$GAME/pool" "$GAME/nets"
+mkdir -p "$GAME/runs" "$GAME/nets"
 log() { echo "$(date -u '+%F %T') $GAME: $*"; }
 
 # The current best: "<generation> <net path relative to $SENTE_DATA>", seeded from the repo's
@@ -69,22 +69,29 @@ while true; do
     while [ -f "$GAME/gen$GEN/a$A/rejected" ]; do A=$((A + 1)); done
     W="$GAME/gen$GEN/a$A"
     SEED=$((GEN * 10 + A))
-    RUN="$GAME/pool/gen$GEN-n$NODES-s$SEED"
+    RUN="$GAME/runs/gen$GEN-n$NODES-s$SEED"
     mkdir -p "$W"
 
     if [ ! -f "$W/generated" ]; then
         log "gen $GEN attempt $A: generating $POSITIONS positions at $NODES nodes with $BEST -> $RUN"
         "$BIN/datagen" run --game "$GAME" --positions "$POSITIONS" --nodes "$NODES" \
             --threads "$GEN_THREADS" --seed "$SEED" --net "$BEST" --out "$RUN" >> "$W/datagen.log" 2>&1
-        "$BIN/datagen" verify "$RUN/data.bin" > "$W/verify.txt" 2>&1
         touch "$W/generated"
+    fi
+    if [ ! -f "$W/pooled" ]; then
+        # Verifies every chunk and game, refuses duplicates, copies the run into the pool and
+        # updates its manifest (pool.tsv) atomically.
+        "$BIN/datagen" pool add --pool "$GAME/pool" --game "$GAME" --generation "$GEN" \
+            --net "$BEST" "$RUN" > "$W/pool-add.txt" 2>&1
+        "$BIN/datagen" pool list "$GAME/pool" >> "$W/pool-add.txt" 2>&1
+        touch "$W/pooled"
     fi
 
     NET="$W/train/$GAME-gen$GEN.nnue"
     if [ ! -f "$W/trained" ]; then
         # The training set is fixed when an attempt first trains (a resumed run must see the same
-        # files): every complete data run of the pool.
-        [ -f "$W/data.txt" ] || ls "$GAME"/pool/*/data.bin > "$W/data.txt"
+        # files): every file of the pool's manifest.
+        [ -f "$W/data.txt" ] || tail -n +3 "$GAME/pool/pool.tsv" | cut -f1 | sed "s|^|$GAME/pool/|" > "$W/data.txt"
         mapfile -t DATA < "$W/data.txt"
         log "gen $GEN attempt $A: training on ${#DATA[@]} data files"
         # shellcheck disable=SC2086
