@@ -6,7 +6,7 @@
 //! See `docs/data-format.md`.
 
 use bincode::{Decode, Encode};
-use sente::game::{Game, GameMove};
+use sente::game::{Game, GameKind, GameMove};
 use std::io::Write;
 use thiserror::Error;
 
@@ -18,9 +18,8 @@ pub const SCORE_NONE: i16 = i16::MIN;
 /// Scores are clamped into ±this; mate scores map to the ends.
 pub const SCORE_LIMIT: i16 = 32_000;
 
-/// Game ids in chunk headers.
-pub const GAME_CHESS: u32 = 0;
-pub const GAME_SHOGI: u32 = 1;
+/// Game ids in chunk headers: `GameKind::id`, the same ids net files store.
+pub use sente::nnue::arch::{GAME_CHESS, GAME_SHOGI};
 
 /// The result of a game, from the first player's point of view.
 pub const RESULT_FIRST_WINS: u8 = 0;
@@ -273,7 +272,7 @@ fn is_torn_tail(bytes: &[u8], offset: usize) -> bool {
 /// A chunk that parses, passes its checksum and names a known game.
 fn valid_chunk(bytes: &[u8], offset: usize) -> Result<ChunkInfo, ChunkError> {
     let (info, _) = parse_chunk(bytes, offset)?;
-    if info.game_id != GAME_CHESS && info.game_id != GAME_SHOGI {
+    if GameKind::from_id(info.game_id).is_none() {
         return Err(ChunkError::Decode {
             offset,
             detail: format!("unknown game id {}", info.game_id),
@@ -359,19 +358,15 @@ pub fn append_chunk(file: &mut std::fs::File, chunk: &[u8]) -> std::io::Result<(
 
 /// The name of a game id (`chess`, `shogi`), for messages.
 pub fn game_name(id: u32) -> String {
-    match id {
-        GAME_CHESS => "chess".to_string(),
-        GAME_SHOGI => "shogi".to_string(),
-        other => format!("unknown game {other}"),
+    match GameKind::from_id(id) {
+        Some(kind) => kind.name().to_string(),
+        None => format!("unknown game {id}"),
     }
 }
 
 /// The game id of a `Game` type, for chunk headers.
 pub fn game_id<G: Game>() -> u32 {
-    match G::NAME {
-        "chess" => GAME_CHESS,
-        _ => GAME_SHOGI,
-    }
+    G::KIND.expect("data files hold registered games").id()
 }
 
 #[cfg(test)]

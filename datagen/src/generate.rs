@@ -15,7 +15,7 @@ use crate::shard::Shard;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use sente::eval::Evaluator;
-use sente::game::{Game, GameMove, Side};
+use sente::game::{Game, GameKind, GameMove, Side};
 use sente::search::{Limits, Score, SearchControl, SearchOptions, SearchResult, Searcher};
 use sente::selfplay::{
     play_game, random_opening, Adjudication, GameEnd, Opening, PlayerConfig, SearchPlayer,
@@ -563,11 +563,7 @@ fn resume_point(
 }
 
 fn game_id_of(game: &str) -> u32 {
-    if game == "chess" {
-        format::GAME_CHESS
-    } else {
-        format::GAME_SHOGI
-    }
+    GameKind::from_name(game).map_or(format::GAME_SHOGI, GameKind::id)
 }
 
 /// Plays the games of `range` in parallel (each from its own seed, so they are the games an

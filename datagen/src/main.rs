@@ -12,6 +12,8 @@ use datagen::players::DatagenGame;
 use datagen::pool::{AddOptions, Pool};
 use datagen::run_info::{evaluator_label, EVALUATOR_FILE};
 use datagen::shard::Shard;
+use sente::dispatch_game;
+use sente::game::GameKind;
 use sente::search::{SearchFeatures, Searcher};
 use sente::selfplay::{
     run_match_with_openings, Adjudication, MatchConfig, PlayerConfig, Sprt, TimeControl,
@@ -29,8 +31,8 @@ struct Cli {
 enum Command {
     /// Generate self-play games into DIR/data.bin (resumes a killed run with the same arguments).
     Run {
-        #[arg(long, value_parser = ["chess", "shogi"])]
-        game: String,
+        #[arg(long)]
+        game: GameKind,
         /// Stop after this many games.
         #[arg(long)]
         games: Option<u64>,
@@ -74,21 +76,21 @@ enum Command {
     },
     /// Games, positions, results and histograms of data files.
     Stats {
-        #[arg(long, value_parser = ["chess", "shogi"])]
-        game: String,
+        #[arg(long)]
+        game: GameKind,
         files: Vec<PathBuf>,
     },
     /// Check every chunk's checksum and replay every game through the rules.
     Verify {
-        #[arg(long, value_parser = ["chess", "shogi"])]
-        game: String,
+        #[arg(long)]
+        game: GameKind,
         files: Vec<PathBuf>,
     },
     /// Print every EVERY-th recorded position (FEN / SFEN, one per line) of data files, e.g. as
     /// `sente bench GAME --positions FILE` input.
     Positions {
-        #[arg(long, value_parser = ["chess", "shogi"])]
-        game: String,
+        #[arg(long)]
+        game: GameKind,
         /// Take one position in this many.
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
         every: u64,
@@ -97,8 +99,8 @@ enum Command {
     /// Play paired games between two evaluators (node limit or real clock) and report Elo,
     /// losses on time and an SPRT verdict.
     Match {
-        #[arg(long, value_parser = ["chess", "shogi"])]
-        game: String,
+        #[arg(long)]
+        game: GameKind,
         /// First player: `classical` or a net file.
         #[arg(long)]
         a: String,
@@ -164,8 +166,8 @@ enum Command {
     /// Canonical listing of the games of pools, run directories or data files (with run.txt
     /// beside them), by (seed, nodes, global game index): equal digests, equal games.
     Digest {
-        #[arg(long, value_parser = ["chess", "shogi"])]
-        game: String,
+        #[arg(long)]
+        game: GameKind,
         /// Print a line per game (seed, nodes, index, record hash) before the digest.
         #[arg(long)]
         per_game: bool,
@@ -190,8 +192,8 @@ enum PoolCommand {
         /// The pool directory (created if missing).
         #[arg(long)]
         pool: PathBuf,
-        #[arg(long, value_parser = ["chess", "shogi"])]
-        game: String,
+        #[arg(long)]
+        game: GameKind,
         /// Generation the data belongs to.
         #[arg(long, default_value_t = 0)]
         generation: u32,
@@ -265,7 +267,7 @@ fn main() -> Result<()> {
         } => {
             let shard = shard.unwrap_or(Shard::WHOLE);
             let config = GenerateConfig {
-                game: game.clone(),
+                game: game.name().to_string(),
                 games,
                 positions,
                 nodes,
@@ -277,39 +279,23 @@ fn main() -> Result<()> {
                 evaluator: net.clone(),
                 dfrc,
             };
-            if game == "chess" {
-                run_for::<sente::chess::Position>(config, book, shard, threads, out)
-            } else {
-                if dfrc {
-                    bail!("--dfrc is for chess");
-                }
-                run_for::<sente::shogi::Position>(config, book, shard, threads, out)
+            if dfrc && game != GameKind::Chess {
+                bail!("--dfrc is for chess");
             }
+            dispatch_game!(game, G => run_for::<G>(config, book, shard, threads, out))
         }
         Command::Stats { game, files } => {
-            if game == "chess" {
-                print_stats::<sente::chess::Position>(&files)
-            } else {
-                print_stats::<sente::shogi::Position>(&files)
-            }
+            dispatch_game!(game, G => print_stats::<G>(&files))
         }
         Command::Verify { game, files } => {
-            let bad = if game == "chess" {
-                verify_files::<sente::chess::Position>(&files)?
-            } else {
-                verify_files::<sente::shogi::Position>(&files)?
-            };
+            let bad = dispatch_game!(game, G => verify_files::<G>(&files)?);
             if bad > 0 {
                 bail!("{bad} bad records or chunks");
             }
             Ok(())
         }
         Command::Positions { game, every, files } => {
-            if game == "chess" {
-                print_positions::<sente::chess::Position>(&files, every)
-            } else {
-                print_positions::<sente::shogi::Position>(&files, every)
-            }
+            dispatch_game!(game, G => print_positions::<G>(&files, every))
         }
         Command::Match {
             game,
@@ -363,27 +349,15 @@ fn main() -> Result<()> {
                 shard,
                 result,
             };
-            if game == "chess" {
-                match_for::<sente::chess::Position>(
-                    &[a, b],
-                    features,
-                    &limits,
-                    book,
-                    &openings,
-                    &config,
-                    &split,
-                )
-            } else {
-                match_for::<sente::shogi::Position>(
-                    &[a, b],
-                    features,
-                    &limits,
-                    book,
-                    &openings,
-                    &config,
-                    &split,
-                )
-            }
+            dispatch_game!(game, G => match_for::<G>(
+                &[a, b],
+                features,
+                &limits,
+                book,
+                &openings,
+                &config,
+                &split,
+            ))
         }
         Command::Pool { command } => match command {
             PoolCommand::Add {
@@ -399,11 +373,8 @@ fn main() -> Result<()> {
                     net,
                     move_files,
                 };
-                let added = if game == "chess" {
-                    datagen::pool::add::<sente::chess::Position>(&pool, &inputs, &options)?
-                } else {
-                    datagen::pool::add::<sente::shogi::Position>(&pool, &inputs, &options)?
-                };
+                let added =
+                    dispatch_game!(game, G => datagen::pool::add::<G>(&pool, &inputs, &options)?);
                 for entry in &added {
                     println!(
                         "added {} ({} games, {} positions)",
@@ -422,11 +393,7 @@ fn main() -> Result<()> {
             per_game,
             inputs,
         } => {
-            if game == "chess" {
-                datagen::digest::print_digest::<sente::chess::Position>(&inputs, per_game)
-            } else {
-                datagen::digest::print_digest::<sente::shogi::Position>(&inputs, per_game)
-            }
+            dispatch_game!(game, G => datagen::digest::print_digest::<G>(&inputs, per_game))
         }
         Command::MatchMerge { sprt, files } => {
             let sprt = sprt.as_deref().map(parse_sprt).transpose()?;

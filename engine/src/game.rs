@@ -6,6 +6,7 @@
 //! move changed on the board (the game's own `Delta` type) so an incremental evaluator can update
 //! from the parent without recomputing.
 
+pub use crate::game_kind::GameKind;
 use crate::movelist::MoveList;
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
@@ -118,7 +119,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// (check squares per piece kind, discovered-check candidates).
     type CheckInfo: Copy;
 
-    /// Short lowercase name: "chess" or "shogi".
+    /// Which registered game this is (`GameKind`: name and stored id); `None` only for test games
+    /// outside the registry.
+    const KIND: Option<GameKind>;
+    /// Short lowercase name: `GameKind::name` of `KIND`.
     const NAME: &'static str;
     /// Number of board squares (64 / 81).
     const SQUARES: usize;

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod chess;
 pub mod eval;
 pub mod game;
+pub mod game_kind;
 pub mod mate;
 pub mod movelist;
 pub mod nnue;

@@ -4,6 +4,8 @@
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use datagen::pool::expand_data_paths;
+use sente::dispatch_game;
+use sente::game::GameKind;
 use sente::nnue::{Network, NnueGame};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,6 +15,7 @@ use tuner::evaluate::{classical_loss, quantized_loss};
 use tuner::fit_classical::{fit_classical, FitConfig, FitOptions};
 use tuner::quantize::quantize;
 use tuner::schedule::LrSchedule;
+use tuner::trainer::DEFAULT_WEIGHT_DECAY;
 use tuner::training::{mean_loss, net_from_checkpoint, train, TrainConfig};
 
 #[derive(Parser)]
@@ -26,8 +29,8 @@ struct Cli {
 enum Command {
     /// Train a net from datagen files (resumes from OUT/checkpoint.bin when present).
     Train {
-        #[arg(long, value_parser = ["chess", "shogi"])]
-        game: String,
+        #[arg(long)]
+        game: GameKind,
         /// datagen files (`data.bin`), run directories or data pools (`datagen pool`).
         #[arg(long, num_args = 1.., required = true)]
         data: Vec<PathBuf>,
@@ -51,7 +54,7 @@ enum Command {
         /// Weight of the game result in the target (λ).
         #[arg(long, default_value_t = 0.3)]
         wdl: f32,
-        #[arg(long, default_value_t = 0.01)]
+        #[arg(long, default_value_t = DEFAULT_WEIGHT_DECAY)]
         weight_decay: f32,
         #[arg(long, default_value_t = 2, value_parser = at_least_one)]
         threads: usize,
@@ -91,8 +94,8 @@ enum Command {
     },
     /// Quantize a checkpoint into the engine's net format.
     Quantize {
-        #[arg(long, value_parser = ["chess", "shogi"])]
-        game: String,
+        #[arg(long)]
+        game: GameKind,
         checkpoint: PathBuf,
         #[arg(long)]
         out: PathBuf,
@@ -101,8 +104,8 @@ enum Command {
     },
     /// Loss of a net file or a checkpoint on data files.
     Eval {
-        #[arg(long, value_parser = ["chess", "shogi"])]
-        game: String,
+        #[arg(long)]
+        game: GameKind,
         /// A `.nnue` net, a checkpoint, or `classical` (the static classical evaluator, a baseline).
         model: PathBuf,
         #[arg(long, num_args = 1.., required = true)]
@@ -115,8 +118,8 @@ enum Command {
     /// Fit the classical evaluator's values and piece-square tables to data (Texel-style) and
     /// write them as Rust source of a `ClassicalParams` constant.
     FitClassical {
-        #[arg(long, value_parser = ["chess", "shogi"])]
-        game: String,
+        #[arg(long)]
+        game: GameKind,
         /// datagen files (`data.bin`); every 20th game is held out for validation.
         #[arg(long, num_args = 1.., required = true)]
         data: Vec<PathBuf>,
@@ -226,7 +229,7 @@ fn run() -> Result<()> {
             no_factors,
             mirror,
         } => {
-            if mirror && game == "chess" {
+            if mirror && game == GameKind::Chess {
                 bail!("--mirror: chess has no exact left-right symmetry (castling); its features already mirror by the king's file");
             }
             rayon::ThreadPoolBuilder::new()
@@ -257,11 +260,7 @@ fn run() -> Result<()> {
                 name,
                 factors: !no_factors,
             };
-            if game == "chess" {
-                train::<sente::chess::Position>(&config, resume.as_deref())?;
-            } else {
-                train::<sente::shogi::Position>(&config, resume.as_deref())?;
-            }
+            dispatch_game!(game, G => train::<G>(&config, resume.as_deref())?);
             Ok(())
         }
         Command::EloPlot { history, out } => {
@@ -275,11 +274,7 @@ fn run() -> Result<()> {
             out,
             name,
         } => {
-            if game == "chess" {
-                quantize_checkpoint::<sente::chess::Position>(&checkpoint, &out, &name)
-            } else {
-                quantize_checkpoint::<sente::shogi::Position>(&checkpoint, &out, &name)
-            }
+            dispatch_game!(game, G => quantize_checkpoint::<G>(&checkpoint, &out, &name))
         }
         Command::Eval {
             game,
@@ -291,11 +286,7 @@ fn run() -> Result<()> {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads.max(1))
                 .build_global()?;
-            if game == "chess" {
-                eval_model::<sente::chess::Position>(&model, &expand_data_paths(&data)?, wdl)
-            } else {
-                eval_model::<sente::shogi::Position>(&model, &expand_data_paths(&data)?, wdl)
-            }
+            dispatch_game!(game, G => eval_model::<G>(&model, &expand_data_paths(&data)?, wdl))
         }
         Command::FitClassical {
             game,
@@ -323,11 +314,7 @@ fn run() -> Result<()> {
                 },
                 out,
             };
-            if game == "chess" {
-                fit_classical::<sente::chess::Position>(&options)?;
-            } else {
-                fit_classical::<sente::shogi::Position>(&options)?;
-            }
+            dispatch_game!(game, G => fit_classical::<G>(&options)?);
             Ok(())
         }
     }

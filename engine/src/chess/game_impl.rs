@@ -22,7 +22,8 @@ impl Game for Position {
     type Delta = Delta;
     type CheckInfo = super::CheckSquares;
 
-    const NAME: &'static str = "chess";
+    const KIND: Option<crate::game::GameKind> = Some(crate::game::GameKind::Chess);
+    const NAME: &'static str = crate::game::GameKind::Chess.name();
     const SQUARES: usize = 64;
     const FROM_SLOTS: usize = 64;
     const PIECE_SLOTS: usize = 12;

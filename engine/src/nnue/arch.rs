@@ -5,6 +5,7 @@
 //! bucket, `l1` outputs per perspective), the two perspectives concatenated (side to move first),
 //! an activation, and one output neuron chosen from `output_buckets`.
 
+use crate::game_kind::GameKind;
 use std::fmt;
 
 /// Activation applied to the feature-transformer outputs.
@@ -26,9 +27,10 @@ impl Activation {
     }
 }
 
-/// Game identifiers stored in net files.
-pub const GAME_CHESS: u32 = 0;
-pub const GAME_SHOGI: u32 = 1;
+/// Game identifiers stored in net files (and data chunks): `GameKind::id`, named for match
+/// patterns.
+pub const GAME_CHESS: u32 = GameKind::Chess.id();
+pub const GAME_SHOGI: u32 = GameKind::Shogi.id();
 
 /// Feature-set identifiers stored in net files.
 /// Chess: 768 piece-square features per perspective (colour × piece × square, from the
@@ -67,10 +69,9 @@ impl Architecture {
     }
 
     pub const fn game_name(&self) -> &'static str {
-        match self.game_id {
-            GAME_CHESS => "chess",
-            GAME_SHOGI => "shogi",
-            _ => "an unknown game",
+        match GameKind::from_id(self.game_id) {
+            Some(kind) => kind.name(),
+            None => "an unknown game",
         }
     }
 }

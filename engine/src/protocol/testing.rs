@@ -45,6 +45,7 @@ impl Game for Pile {
     type ParseError = PileError;
     type Delta = ();
     type CheckInfo = ();
+    const KIND: Option<crate::game::GameKind> = None;
     const NAME: &'static str = "pile";
     const SQUARES: usize = 1;
     const FROM_SLOTS: usize = 1;

@@ -15,7 +15,8 @@ impl Game for Position {
     type Delta = ShogiDelta;
     type CheckInfo = super::CheckSquares;
 
-    const NAME: &'static str = "shogi";
+    const KIND: Option<crate::game::GameKind> = Some(crate::game::GameKind::Shogi);
+    const NAME: &'static str = crate::game::GameKind::Shogi.name();
     const SQUARES: usize = SQUARES;
     const FROM_SLOTS: usize = SQUARES + 7;
     const PIECE_SLOTS: usize = 2 * KINDS;

@@ -87,6 +87,7 @@ impl Game for TicTacToe {
     type Delta = ();
     type CheckInfo = ();
 
+    const KIND: Option<sente::game::GameKind> = None;
     const NAME: &'static str = "tictactoe";
     const SQUARES: usize = 9;
     const FROM_SLOTS: usize = 1;
