@@ -10,7 +10,7 @@ use crate::format;
 use crate::run_info::{self, read_indexed_games, RunInfo};
 use crate::shard::Shard;
 use anyhow::{anyhow, bail, Context, Result};
-use sente::game::Game;
+use sente::game::{Game, GameKind};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -135,7 +135,7 @@ impl Pool {
             .next()
             .and_then(|(_, l)| l.strip_prefix(HEADER_PREFIX))
             .ok_or_else(|| anyhow!("line 1: expected '{HEADER_PREFIX}<game>'"))?;
-        if game != "chess" && game != "shogi" {
+        if GameKind::from_name(game).is_none() {
             bail!("line 1: game '{game}' is neither chess nor shogi");
         }
         if lines.next().map(|(_, l)| l) != Some(COLUMNS) {

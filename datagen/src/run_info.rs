@@ -7,6 +7,7 @@ use crate::format::{self, GameRecord};
 use crate::inspect::map_file;
 use crate::shard::Shard;
 use anyhow::{anyhow, bail, Context, Result};
+use sente::game::GameKind;
 use std::path::{Path, PathBuf};
 
 /// File beside `data.bin` naming the evaluator by content (written by `datagen run`).
@@ -83,7 +84,7 @@ impl RunInfo {
             Err(_) => Shard::WHOLE,
         };
         let game = field("game")?.to_string();
-        if game != "chess" && game != "shogi" {
+        if GameKind::from_name(&game).is_none() {
             bail!("game={game} is neither chess nor shogi");
         }
         Ok(Self {

@@ -5,7 +5,7 @@
 pub mod positions;
 
 use crate::eval::Evaluator;
-use crate::game::{Game, HistoryEntry};
+use crate::game::{Game, GameKind, HistoryEntry};
 use crate::nnue::{GameEval, NnueGame};
 use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
 use std::io::Write;
@@ -13,11 +13,40 @@ use std::path::Path;
 use std::time::Instant;
 
 /// Depth used when none is given: a few seconds per game.
-pub fn default_bench_depth(game: &str) -> u32 {
+pub fn default_bench_depth(game: GameKind) -> u32 {
     match game {
-        "shogi" => 8,
-        _ => 10,
+        GameKind::Chess => 10,
+        GameKind::Shogi => 8,
     }
+}
+
+/// The built-in bench positions of a game.
+pub fn builtin_positions(game: GameKind) -> &'static [&'static str] {
+    match game {
+        GameKind::Chess => positions::CHESS,
+        GameKind::Shogi => positions::SHOGI,
+    }
+}
+
+fn game_kind(game: &str) -> Result<GameKind, BenchError> {
+    GameKind::from_name(game).ok_or_else(|| BenchError::UnknownGame(game.to_string()))
+}
+
+/// Searches `texts` of `game` with the chosen evaluator (the game's default depth when `depth` is
+/// `None`).
+fn bench_game(
+    game: GameKind,
+    texts: &[&str],
+    depth: Option<u32>,
+    eval: BenchEval,
+    out: &mut dyn Write,
+) -> Result<BenchSummary, BenchError> {
+    let depth = depth.unwrap_or_else(|| default_bench_depth(game)).max(1);
+    crate::dispatch_game!(game, G => {
+        let evaluator = bench_eval::<G>(eval)?;
+        writeln!(out, "evaluation: {}", evaluator.describe())?;
+        bench_positions::<G, _>(texts, evaluator, depth, out)
+    })
 }
 /// Hash size of bench searches.
 const BENCH_HASH_MB: usize = 16;
@@ -160,7 +189,7 @@ fn bench_eval<G: NnueGame>(choice: BenchEval) -> Result<GameEval<G>, BenchError>
     })
 }
 
-/// `sente bench [game] [depth]`: the built-in positions of `game` ("chess" or "shogi") with the
+/// `sente bench [game] [depth]`: the built-in positions of `game` (a `GameKind` name) with the
 /// chosen evaluator.
 pub fn run_bench(
     game: &str,
@@ -168,20 +197,8 @@ pub fn run_bench(
     eval: BenchEval,
     out: &mut dyn Write,
 ) -> Result<BenchSummary, BenchError> {
-    let depth = depth.unwrap_or_else(|| default_bench_depth(game)).max(1);
-    match game {
-        "chess" => {
-            let evaluator = bench_eval::<crate::chess::Position>(eval)?;
-            writeln!(out, "evaluation: {}", evaluator.describe())?;
-            bench_positions::<crate::chess::Position, _>(positions::CHESS, evaluator, depth, out)
-        }
-        "shogi" => {
-            let evaluator = bench_eval::<crate::shogi::Position>(eval)?;
-            writeln!(out, "evaluation: {}", evaluator.describe())?;
-            bench_positions::<crate::shogi::Position, _>(positions::SHOGI, evaluator, depth, out)
-        }
-        _ => Err(BenchError::UnknownGame(game.to_string())),
-    }
+    let game = game_kind(game)?;
+    bench_game(game, builtin_positions(game), depth, eval, out)
 }
 
 /// `sente bench GAME --positions FILE`: the positions of FILE instead of the built-in ones, one
@@ -206,18 +223,5 @@ pub fn run_bench_file(
     if lines.is_empty() {
         return Err(file_error("no positions".to_string()));
     }
-    let depth = depth.unwrap_or_else(|| default_bench_depth(game)).max(1);
-    match game {
-        "chess" => {
-            let evaluator = bench_eval::<crate::chess::Position>(eval)?;
-            writeln!(out, "evaluation: {}", evaluator.describe())?;
-            bench_positions::<crate::chess::Position, _>(&lines, evaluator, depth, out)
-        }
-        "shogi" => {
-            let evaluator = bench_eval::<crate::shogi::Position>(eval)?;
-            writeln!(out, "evaluation: {}", evaluator.describe())?;
-            bench_positions::<crate::shogi::Position, _>(&lines, evaluator, depth, out)
-        }
-        _ => Err(BenchError::UnknownGame(game.to_string())),
-    }
+    bench_game(game_kind(game)?, &lines, depth, eval, out)
 }

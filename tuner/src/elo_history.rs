@@ -6,6 +6,7 @@
 use crate::plot::{both_formats, register_font, Series};
 use anyhow::{bail, Context, Result};
 use plotters::style::{BLUE, RED};
+use sente::game::GameKind;
 use std::path::Path;
 
 /// One promoted net: its game and the Elo (± 95% error) it showed against its parent.
@@ -70,9 +71,12 @@ pub fn plot_elo_history(history_file: &Path, out_dir: &Path) -> Result<()> {
         .with_context(|| format!("reading {}", history_file.display()))?;
     let history = parse_history(&text)?;
     register_font();
-    let series: Vec<Series> = [("chess", BLUE), ("shogi", RED)]
+    let series: Vec<Series> = [(GameKind::Chess, BLUE), (GameKind::Shogi, RED)]
         .into_iter()
-        .map(|(game, colour)| (game, cumulative_elo(&history, game), colour))
+        .map(|(game, colour)| {
+            let game = game.name();
+            (game, cumulative_elo(&history, game), colour)
+        })
         .filter(|(_, points, _)| points.len() > 1)
         .collect();
     both_formats(

@@ -7,7 +7,7 @@ use super::network::{NetLoadError, Network};
 use super::simd::SimdLevel;
 use super::{default_network, NetFormatError};
 use crate::eval::Evaluator;
-use crate::game::{Game, Side};
+use crate::game::{Game, GameKind, Side};
 use std::fmt::Write;
 use std::path::Path;
 use std::sync::Arc;
@@ -44,9 +44,9 @@ pub fn eval_report(text: &str, net: Option<&Path>) -> Result<String, EvalReportE
 /// The report for one position of game `G`.
 pub fn report_for<G: NnueGame>(pos: &G, net: Option<&Path>) -> Result<String, EvalReportError> {
     let mut out = String::new();
-    let side = match (G::NAME, pos.side_to_move()) {
-        ("chess", Side::First) => "white",
-        ("chess", Side::Second) => "black",
+    let side = match (G::KIND, pos.side_to_move()) {
+        (Some(GameKind::Chess), Side::First) => "white",
+        (Some(GameKind::Chess), Side::Second) => "black",
         (_, Side::First) => "black (sente)",
         (_, Side::Second) => "white (gote)",
     };
