@@ -5,21 +5,13 @@ use anyhow::{Context, Result};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sente::game::Game;
-use sente::nnue::{GameEval, NnueGame};
-use std::path::Path;
+use sente::nnue::{EvalChoice, GameEval, NnueGame};
 
-/// `classical`, `default` (the embedded net, or classical without one) or a net file.
+/// `classical`, `default` (the embedded net, or classical without one) or a net file: the
+/// engine's evaluator names (`EvalChoice::from_name`).
 pub fn load_eval<G: NnueGame>(spec: &str) -> Result<GameEval<G>> {
-    match spec {
-        "classical" => Ok(GameEval::classical()),
-        "default" => Ok(GameEval::default()),
-        path => {
-            let mut eval = GameEval::classical();
-            eval.load_net(Path::new(path))
-                .with_context(|| format!("loading the {} net '{path}'", G::NAME))?;
-            Ok(eval)
-        }
-    }
+    GameEval::select(EvalChoice::from_name(spec))
+        .with_context(|| format!("loading the {} net '{}'", G::NAME, spec.trim()))
 }
 
 /// A game datagen can generate data for.

@@ -8,6 +8,7 @@ use crate::inspect::map_file;
 use crate::shard::Shard;
 use anyhow::{anyhow, bail, Context, Result};
 use sente::game::GameKind;
+use sente::nnue::EvalChoice;
 use std::path::{Path, PathBuf};
 
 /// File beside `data.bin` naming the evaluator by content (written by `datagen run`).
@@ -114,8 +115,8 @@ impl RunInfo {
             return Ok(label.to_string());
         }
         let spec = &self.evaluator_spec;
-        if spec == "classical" || spec == "default" {
-            return Ok(spec.clone());
+        if !matches!(EvalChoice::from_name(spec), EvalChoice::Net(_)) {
+            return evaluator_label(spec);
         }
         for candidate in [PathBuf::from(spec), dir.join(spec)] {
             if candidate.is_file() {
@@ -138,9 +139,10 @@ pub fn net_label(path: &Path) -> Result<String> {
 
 /// `classical`, `default`, or the net file's `net_label`.
 pub fn evaluator_label(spec: &str) -> Result<String> {
-    match spec {
-        "classical" | "default" => Ok(spec.to_string()),
-        path => net_label(Path::new(path)),
+    match EvalChoice::from_name(spec) {
+        EvalChoice::Default => Ok(EvalChoice::DEFAULT.to_string()),
+        EvalChoice::Classical => Ok(EvalChoice::CLASSICAL.to_string()),
+        EvalChoice::Net(path) => net_label(path),
     }
 }
 

@@ -6,7 +6,7 @@ pub mod positions;
 
 use crate::eval::Evaluator;
 use crate::game::{Game, GameKind, HistoryEntry};
-use crate::nnue::{GameEval, NnueGame};
+use crate::nnue::{EvalChoice, GameEval, NnueGame};
 use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
 use std::io::Write;
 use std::path::Path;
@@ -166,27 +166,11 @@ pub fn bench_positions<G: Game, E: Evaluator<G>>(
     Ok(summary)
 }
 
-/// Which evaluator `sente bench` uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BenchEval<'a> {
-    /// The engine's default: the embedded net when the binary has one, else classical.
-    Default,
-    Classical,
-    /// A net file for the game.
-    Net(&'a Path),
-}
+/// Which evaluator `sente bench` uses: the engine's one evaluator choice.
+pub type BenchEval<'a> = EvalChoice<'a>;
 
 fn bench_eval<G: NnueGame>(choice: BenchEval) -> Result<GameEval<G>, BenchError> {
-    Ok(match choice {
-        BenchEval::Default => GameEval::default(),
-        BenchEval::Classical => GameEval::classical(),
-        BenchEval::Net(path) => {
-            let mut eval = GameEval::classical();
-            eval.load_net(path)
-                .map_err(|e| BenchError::Net(e.to_string()))?;
-            eval
-        }
-    })
+    GameEval::select(choice).map_err(|e| BenchError::Net(e.to_string()))
 }
 
 /// `sente bench [game] [depth]`: the built-in positions of `game` (a `GameKind` name) with the

@@ -10,6 +10,38 @@ use crate::eval::Evaluator;
 use std::path::Path;
 use std::sync::Arc;
 
+/// Which evaluator to use: what an evaluator *name* (`EvalFile`, `datagen --net`, `match --a`)
+/// or `sente bench --net/--classical` selects. `GameEval::select` builds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalChoice<'a> {
+    /// The embedded default net when the binary has one, else the classical evaluator.
+    Default,
+    /// The classical (gen-0) evaluator.
+    Classical,
+    /// A net file of the game.
+    Net(&'a Path),
+}
+
+impl<'a> EvalChoice<'a> {
+    /// The name that selects the classical evaluator (any case).
+    pub const CLASSICAL: &'static str = "classical";
+    /// The name that selects the default evaluator (as does an empty name).
+    pub const DEFAULT: &'static str = "default";
+
+    /// The evaluator a name selects, surrounding whitespace ignored: empty or `default` the
+    /// default, `classical` (any case) the classical evaluator, anything else a net file.
+    pub fn from_name(name: &'a str) -> Self {
+        let name = name.trim();
+        if name.is_empty() || name == Self::DEFAULT {
+            EvalChoice::Default
+        } else if name.eq_ignore_ascii_case(Self::CLASSICAL) {
+            EvalChoice::Classical
+        } else {
+            EvalChoice::Net(Path::new(name))
+        }
+    }
+}
+
 /// Classical or NNUE evaluation of one game.
 #[derive(Clone, Debug)]
 pub enum GameEval<G: NnueGame> {
@@ -28,6 +60,19 @@ impl<G: NnueGame> Default for GameEval<G> {
 }
 
 impl<G: NnueGame> GameEval<G> {
+    /// The evaluator `choice` selects; a net that does not load is an error naming the file.
+    pub fn select(choice: EvalChoice) -> Result<Self, NetLoadError> {
+        Ok(match choice {
+            EvalChoice::Default => Self::default(),
+            EvalChoice::Classical => Self::classical(),
+            EvalChoice::Net(path) => {
+                let mut eval = Self::classical();
+                eval.load_net(path)?;
+                eval
+            }
+        })
+    }
+
     /// The classical evaluator.
     pub fn classical() -> Self {
         GameEval::Classical(G::Classical::default())

@@ -22,7 +22,7 @@ pub use embedded::default_network;
 pub use evaluator::{evaluate_from_scratch, evaluate_from_scratch_in, NnueEval};
 pub use features::{FeatureChanges, FeatureList, NnueGame, MAX_ACTIVE, MAX_CHANGED};
 pub use format::NetFormatError;
-pub use game_eval::GameEval;
+pub use game_eval::{EvalChoice, GameEval};
 pub use network::{NetLoadError, Network};
 pub use report::{eval_report, EvalReportError};
 pub use simd::SimdLevel;

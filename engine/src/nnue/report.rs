@@ -3,9 +3,10 @@
 
 use super::evaluator::{evaluate_from_scratch, NnueEval};
 use super::features::NnueGame;
-use super::network::{NetLoadError, Network};
+use super::game_eval::{EvalChoice, GameEval};
+use super::network::NetLoadError;
 use super::simd::SimdLevel;
-use super::{default_network, NetFormatError};
+use super::NetFormatError;
 use crate::eval::Evaluator;
 use crate::game::{Game, GameKind, Side};
 use std::fmt::Write;
@@ -56,10 +57,8 @@ pub fn report_for<G: NnueGame>(pos: &G, net: Option<&Path>) -> Result<String, Ev
     let mut classical = G::Classical::default();
     classical.reset(pos);
     let _ = writeln!(out, "classical: {:+} cp", classical.evaluate(pos));
-    let network = match net {
-        Some(path) => Some(Arc::new(Network::load(path, &G::ARCH)?)),
-        None => default_network(&G::ARCH),
-    };
+    let choice = net.map_or(EvalChoice::Default, EvalChoice::Net);
+    let network = GameEval::<G>::select(choice)?.network().cloned();
     match network {
         None => {
             let _ = writeln!(out, "nnue: no net (give one with --net FILE)");

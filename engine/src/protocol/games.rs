@@ -4,7 +4,7 @@
 use super::backend::SearchBackend;
 use super::options::{EnteringKingRule, RuleSettings};
 use crate::game::{Game, Side};
-use crate::nnue::{GameEval, NnueGame};
+use crate::nnue::{EvalChoice, GameEval, NnueGame};
 use crate::search::Searcher;
 
 /// A game the protocol layer can play.
@@ -201,26 +201,14 @@ pub fn xboard_shogi_fen_to_sfen(text: &str) -> Option<String> {
 
 // ----- the two games -----
 
-/// The `EvalFile` value that selects the gen-0 classical evaluator instead of a net (as
-/// `datagen --net classical` does).
-pub const CLASSICAL_EVAL_FILE: &str = "classical";
-
-/// `EvalFile` for a game with NNUE support: a net file (relative paths are also looked for next
-/// to the binary), `classical` for the classical evaluator, or the default evaluation when empty.
+/// `EvalFile` for a game with NNUE support: an evaluator name (`EvalChoice::from_name`: a net
+/// file, `classical` for the classical evaluator, or the default evaluation when empty).
 fn load_game_eval<G: NnueGame>(
     searcher: &mut Searcher<G, GameEval<G>>,
     eval_file: &str,
 ) -> Result<String, String> {
-    let eval = if eval_file.trim().is_empty() {
-        GameEval::<G>::default()
-    } else if eval_file.trim().eq_ignore_ascii_case(CLASSICAL_EVAL_FILE) {
-        GameEval::<G>::classical()
-    } else {
-        let mut eval = GameEval::<G>::classical();
-        eval.load_net(std::path::Path::new(eval_file.trim()))
-            .map_err(|e| e.to_string())?;
-        eval
-    };
+    let eval =
+        GameEval::<G>::select(EvalChoice::from_name(eval_file)).map_err(|e| e.to_string())?;
     let description = eval.describe();
     searcher.set_evaluator(eval);
     Ok(description)
