@@ -8,19 +8,18 @@
 use crate::game_kind::GameKind;
 use std::fmt;
 
-/// Activation applied to the feature-transformer outputs.
+/// Activation applied to the feature-transformer outputs. The discriminant is the id stored in
+/// net files; id 1 (plain clipped ReLU) was reserved but never produced, and is rejected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Activation {
-    /// `clamp(x, 0, QA)`.
-    CReLU = 1,
     /// `clamp(x, 0, QA)^2` (squared clipped ReLU).
     SCReLU = 2,
 }
 
 impl Activation {
+    /// The activation of a stored id, if the engine implements it.
     pub fn from_id(id: u32) -> Option<Self> {
         match id {
-            1 => Some(Activation::CReLU),
             2 => Some(Activation::SCReLU),
             _ => None,
         }

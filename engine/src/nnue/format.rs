@@ -161,11 +161,13 @@ impl NetHeader {
         if fnv1a64(&bytes[ARCH_FIELDS]) != get_u64(bytes, 56) {
             return Err(NetFormatError::HeaderChecksum);
         }
-        let activation =
-            Activation::from_id(get_u32(bytes, 36)).ok_or(NetFormatError::WrongArchitecture {
+        let activation_id = get_u32(bytes, 36);
+        let activation = Activation::from_id(activation_id).ok_or_else(|| {
+            NetFormatError::WrongArchitecture {
                 game: "any",
-                detail: "unknown activation".into(),
-            })?;
+                detail: format!("unknown activation id {activation_id}"),
+            }
+        })?;
         let arch = Architecture {
             game_id: get_u32(bytes, 12),
             feature_set: get_u32(bytes, 16),
@@ -270,4 +272,28 @@ pub fn write_net(
     let mut file = header.to_bytes().to_vec();
     file.extend_from_slice(&payload);
     file
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::arch::CHESS;
+
+    #[test]
+    fn an_unknown_activation_id_is_a_clear_error() {
+        let header = NetHeader {
+            arch: CHESS,
+            payload_len: 0,
+            payload_checksum: 0,
+            name: "test".into(),
+        };
+        let mut bytes = header.to_bytes();
+        assert_eq!(NetHeader::parse(&bytes), Ok(header));
+        // Id 1 (plain CReLU) was never produced; the header hash is redone so only the id is wrong.
+        put_u32(&mut bytes, 36, 1);
+        let arch_hash = fnv1a64(&bytes[ARCH_FIELDS]);
+        put_u64(&mut bytes, 56, arch_hash);
+        let error = NetHeader::parse(&bytes).unwrap_err().to_string();
+        assert!(error.contains("unknown activation id 1"), "{error}");
+    }
 }

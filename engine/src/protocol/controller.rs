@@ -110,19 +110,6 @@ impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
         Some(f(&mut backend))
     }
 
-    pub fn is_searching(&self) -> bool {
-        self.running.is_some()
-    }
-
-    pub fn is_pondering(&self) -> bool {
-        self.running.as_ref().is_some_and(|r| r.pondering)
-    }
-
-    /// Id of the running search, if any.
-    pub fn current_id(&self) -> Option<u64> {
-        self.running.as_ref().map(|r| r.id)
-    }
-
     /// When the running search started.
     pub fn started(&self) -> Option<Instant> {
         self.running.as_ref().map(|r| r.started)

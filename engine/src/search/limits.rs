@@ -1,7 +1,5 @@
 //! What a protocol asks of one search: limits, clocks and options that bound it.
 
-use crate::game::Side;
-
 /// Remaining clock of both sides, as the protocols send it. Indexed by `Side::index()`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
@@ -13,12 +11,6 @@ pub struct Clock {
     pub moves_to_go: Option<u32>,
     /// Shogi byoyomi: per-move allowance once the main time is spent (USI sends one value for both).
     pub byoyomi_ms: [u64; 2],
-}
-
-impl Clock {
-    pub fn time_for(&self, side: Side) -> Option<u64> {
-        self.time_ms[side.index()]
-    }
 }
 
 /// Everything that bounds one search. `Limits::default()` is an infinite search.

@@ -265,13 +265,6 @@ impl Position {
         }
     }
 
-    /// Replaces `list` with the legal board moves (no drops), for the mate-in-one search,
-    /// which finds its checking drops directly.
-    pub fn generate_board_moves_into<L: MoveList<Move>>(&self, list: &mut L) {
-        list.clear();
-        self.generate_with::<L, false, false>(list);
-    }
-
     #[inline(always)]
     fn generate_with<S: MoveSink, const NOISY: bool, const DROPS: bool>(&self, list: &mut S) {
         let us = self.side_to_move_now();

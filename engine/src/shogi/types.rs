@@ -146,19 +146,6 @@ impl PieceKind {
             _ => return None,
         })
     }
-
-    /// Moves like a gold general (gold and the promoted minor pieces).
-    #[inline]
-    pub const fn moves_like_gold(self) -> bool {
-        matches!(
-            self,
-            PieceKind::Gold
-                | PieceKind::ProPawn
-                | PieceKind::ProLance
-                | PieceKind::ProKnight
-                | PieceKind::ProSilver
-        )
-    }
 }
 
 /// `PieceKind::ALL` padded to 16 entries, so `Piece::kind` needs no bounds check (the two extra
