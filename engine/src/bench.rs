@@ -54,7 +54,7 @@ const BENCH_HASH_MB: usize = 16;
 /// Why a bench could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
-    #[error("unknown game '{0}' (expected chess or shogi)")]
+    #[error("{}", crate::game_kind::UnknownGame(.0.clone()))]
     UnknownGame(String),
     #[error("bench position {index} '{text}' is invalid: {reason}")]
     BadPosition {

@@ -58,9 +58,22 @@ impl fmt::Display for GameKind {
 }
 
 /// A name that is not a registered game.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game '{0}' (expected chess or shogi)")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownGame(pub String);
+
+impl fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = GameKind::ALL.iter().map(|kind| kind.name()).collect();
+        write!(
+            f,
+            "unknown game '{}' (expected {})",
+            self.0,
+            names.join(" or ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownGame {}
 
 impl FromStr for GameKind {
     type Err = UnknownGame;
@@ -106,6 +119,9 @@ mod tests {
             assert_eq!(game_kind, Some(kind));
         }
         assert_eq!(GameKind::from_id(2), None);
-        assert!("go".parse::<GameKind>().is_err());
+        assert_eq!(
+            "go".parse::<GameKind>().unwrap_err().to_string(),
+            "unknown game 'go' (expected chess or shogi)"
+        );
     }
 }
