@@ -83,7 +83,9 @@ fn main() -> ExitCode {
 fn eval(position: &str, net: Option<&std::path::Path>) -> ExitCode {
     let text = match position.trim() {
         "" | "startpos" => sente::chess::Position::startpos().to_text(),
-        "shogi" => sente::shogi::Position::startpos().to_text(),
+        word if GameKind::from_name(word) == Some(GameKind::Shogi) => {
+            sente::shogi::Position::startpos().to_text()
+        }
         other => other.to_string(),
     };
     match sente::nnue::eval_report(&text, net) {
@@ -133,9 +135,11 @@ fn bench(
 fn perft(depth: u32, position: &str) -> ExitCode {
     let text = position.trim();
     let board_field = text.split_whitespace().next().unwrap_or("");
-    let is_shogi = text == "shogi" || board_field.matches('/').count() == 8;
+    // `shogi` names the shogi start position; an SFEN board has nine ranks.
+    let is_shogi =
+        GameKind::from_name(text) == Some(GameKind::Shogi) || board_field.matches('/').count() == 8;
     let result = if is_shogi {
-        run_perft::<sente::shogi::Position>(depth, text, "shogi")
+        run_perft::<sente::shogi::Position>(depth, text, GameKind::Shogi.name())
     } else {
         run_perft::<sente::chess::Position>(depth, text, "startpos")
     };
