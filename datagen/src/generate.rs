@@ -39,7 +39,7 @@ const THREAD_STACK_BYTES: usize = sente::search::SEARCH_STACK_BYTES;
 /// Everything that determines a run's output (written to `run.txt` and checked on resume).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GenerateConfig {
-    pub game: String,
+    pub game: GameKind,
     pub games: Option<u64>,
     pub positions: Option<u64>,
     pub nodes: u64,
@@ -434,7 +434,7 @@ fn resume_point(
     }
     let map = crate::inspect::map_file(&data)?;
     let scan = format::scan(&map);
-    let game_id = game_id_of(&config.game);
+    let game_id = config.game.id();
     // Valid chunks that hold another game or do not decode are damaged too.
     let mut damaged: Vec<(usize, usize, String)> = scan
         .damaged
@@ -560,10 +560,6 @@ fn resume_point(
             shard,
         }),
     })
-}
-
-fn game_id_of(game: &str) -> u32 {
-    GameKind::from_name(game).map_or(format::GAME_SHOGI, GameKind::id)
 }
 
 /// Plays the games of `range` in parallel (each from its own seed, so they are the games an

@@ -267,7 +267,7 @@ fn main() -> Result<()> {
         } => {
             let shard = shard.unwrap_or(Shard::WHOLE);
             let config = GenerateConfig {
-                game: game.name().to_string(),
+                game,
                 games,
                 positions,
                 nodes,

@@ -119,7 +119,7 @@ fn damaged_chunks_other_games_and_unreplayable_games_are_reported() {
     // Shogi data given as chess data: an error naming the file and the game it holds.
     let shogi_dir = scratch("shogi");
     let config = datagen::generate::GenerateConfig {
-        game: "shogi".into(),
+        game: sente::game::GameKind::Shogi,
         games: Some(2),
         positions: None,
         nodes: 200,

@@ -13,7 +13,7 @@ fn data<G: DatagenGame>(game: &str) -> Vec<datagen::format::GameRecord> {
     let dir = std::env::temp_dir().join(format!("sente-mirror-{game}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let config = GenerateConfig {
-        game: game.into(),
+        game: game.parse().unwrap(),
         games: Some(6),
         positions: None,
         nodes: 200,

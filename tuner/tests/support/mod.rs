@@ -18,7 +18,7 @@ pub fn scratch(test: &str, name: &str) -> PathBuf {
 /// returns the data file.
 pub fn chess_data(dir: &Path, games: u64, nodes: u64, seed: u64) -> PathBuf {
     let config = GenerateConfig {
-        game: "chess".into(),
+        game: sente::game::GameKind::Chess,
         games: Some(games),
         positions: None,
         nodes,
