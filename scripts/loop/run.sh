@@ -120,7 +120,7 @@ while true; do
         GAMES_DONE="$(grep -oE "data: [0-9]+ games" "$W/data-stats.txt" | cut -d' ' -f2)"
         RESULT="$(grep -E "Elo" "$W/match.txt" | head -1 | tr -s ' ' | tr '|' '/'), $(grep -oE "[0-9]+ games" "$W/match.txt" | head -1), SPRT [$SPRT] $(grep -oE "LLR [-0-9.]+" "$W/match.txt" | head -1) H1"
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$GAME" "$NAME" "$GAME-$(sha256sum "$BEST" | cut -c1-12).nnue" \
-            "$GAMES_DONE" "$POS" "$NODES" "pool:$(wc -l < "$W/data.txt") runs" \
+            "$GAMES_DONE" "$POS" "$NODES" "$SEED (pool: $(wc -l < "$W/data.txt") runs)" \
             "sb=$SUPERBATCHES x $BATCHES x $BATCH lr=$LR wdl=$WDL $TRAIN_FLAGS" "$RESULT" \
             "$(date -u +%F)" >> "$GAME/promotions.tsv"
         echo "$GEN $GAME/nets/$NAME" > "$BEST_FILE.tmp" && mv "$BEST_FILE.tmp" "$BEST_FILE"

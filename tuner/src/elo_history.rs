@@ -85,6 +85,7 @@ pub fn plot_elo_history(history_file: &Path, out_dir: &Path) -> Result<()> {
         "Sente nets: Elo per generation (vs the classical evaluator = generation 0)",
         ("generation", "Elo (sum of SPRT results vs parent)"),
         &series,
+        true,
     )
 }
 

@@ -28,6 +28,7 @@ fn draw<DB: DrawingBackend>(
     x_label: &str,
     y_label: &str,
     series: &[Series],
+    whole_x: bool,
 ) -> Result<()>
 where
     DB::ErrorType: 'static,
@@ -51,13 +52,18 @@ where
         .y_label_area_size(70)
         .build_cartesian_2d(0.0..x_max, (y_min - pad)..(y_max + pad))
         .map_err(|e| anyhow!("{e:?}"))?;
-    chart
-        .configure_mesh()
-        .x_desc(x_label)
+    let whole_number = |x: &f64| format!("{x:.0}");
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(x_label)
         .y_desc(y_label)
-        .label_style(("sans-serif", 14))
-        .draw()
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .label_style(("sans-serif", 14));
+    if whole_x {
+        // One label (and grid line) per whole number: generations.
+        mesh.x_labels(x_max as usize + 1)
+            .x_label_formatter(&whole_number)
+            .x_max_light_lines(0);
+    }
+    mesh.draw().map_err(|e| anyhow!("{e:?}"))?;
     for (name, data, color) in series {
         let color = *color;
         chart
@@ -91,6 +97,7 @@ pub(crate) fn both_formats(
     title: &str,
     (x_label, y_label): (&str, &str),
     series: &[Series],
+    whole_x: bool,
 ) -> Result<()> {
     let png = dir.join(format!("{stem}.png"));
     draw(
@@ -99,6 +106,7 @@ pub(crate) fn both_formats(
         x_label,
         y_label,
         series,
+        whole_x,
     )
     .with_context(|| format!("writing {}", png.display()))?;
     let svg = dir.join(format!("{stem}.svg"));
@@ -108,6 +116,7 @@ pub(crate) fn both_formats(
         x_label,
         y_label,
         series,
+        whole_x,
     )
     .with_context(|| format!("writing {}", svg.display()))?;
     Ok(())
@@ -135,6 +144,7 @@ pub fn plot_curves(dir: &Path, curve: &[CurvePoint], name: &str) -> Result<()> {
         &format!("{name}: loss"),
         ("step", "MSE (sigmoid space)"),
         &loss_series,
+        false,
     )?;
     let lr: Vec<(f64, f64)> = curve.iter().map(|p| (p.step as f64, p.lr as f64)).collect();
     both_formats(
@@ -143,6 +153,7 @@ pub fn plot_curves(dir: &Path, curve: &[CurvePoint], name: &str) -> Result<()> {
         &format!("{name}: learning rate"),
         ("step", "learning rate"),
         &[("lr", lr, GREEN)],
+        false,
     )?;
     Ok(())
 }
