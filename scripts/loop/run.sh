@@ -50,13 +50,15 @@ cd "$SENTE_DATA"
 mkdir -p "$GAME/runs" "$GAME/nets"
 log() { echo "$(date -u '+%F %T') $GAME: $*"; }
 
-# The current best: "<generation> <net path relative to $SENTE_DATA>", seeded from the repo's
-# embedded default (generation 1) on the first start.
+# The current best: "<generation> <net path relative to $SENTE_DATA>", seeded on the first start
+# from the repo's embedded default, whose generation is the number of the game's promotions in
+# nets/history.tsv.
 BEST_FILE="$GAME/best.txt"
 if [ ! -f "$BEST_FILE" ]; then
     HASH="$(sha256sum "$ROOT/nets/$GAME-default.nnue" | cut -c1-12)"
     cp "$ROOT/nets/$GAME-default.nnue" "$GAME/nets/$GAME-$HASH.nnue"
-    echo "1 $GAME/nets/$GAME-$HASH.nnue" > "$BEST_FILE"
+    SEED_GEN="$(grep -c "^$GAME	" "$ROOT/nets/history.tsv" || true)"
+    echo "${SEED_GEN:-0} $GAME/nets/$GAME-$HASH.nnue" > "$BEST_FILE"
 fi
 
 while true; do
