@@ -7,7 +7,7 @@ pub mod positions;
 use crate::eval::Evaluator;
 use crate::game::{Game, GameKind, HistoryEntry};
 use crate::nnue::{EvalChoice, GameEval, NnueGame};
-use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
+use crate::search::{Limits, SearchControl, SearchFeatures, SearchOptions, Searcher};
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -39,13 +39,18 @@ fn bench_game(
     texts: &[&str],
     depth: Option<u32>,
     eval: BenchEval,
+    features: SearchFeatures,
     out: &mut dyn Write,
 ) -> Result<BenchSummary, BenchError> {
     let depth = depth.unwrap_or_else(|| default_bench_depth(game)).max(1);
     crate::dispatch_game!(game, G => {
         let evaluator = bench_eval::<G>(eval)?;
         writeln!(out, "evaluation: {}", evaluator.describe())?;
-        bench_positions::<G, _>(texts, evaluator, depth, out)
+        let changes = features.changes();
+        if !changes.is_empty() {
+            writeln!(out, "search: {changes}")?;
+        }
+        bench_positions::<G, _>(texts, evaluator, depth, features, out)
     })
 }
 /// Hash size of bench searches.
@@ -102,11 +107,13 @@ pub fn parse_bench_position<G: Game>(text: &str) -> Result<(G, Vec<HistoryEntry>
     Ok((pos, history))
 }
 
-/// Searches each of `texts` to `depth` and writes one line per position and the totals.
+/// Searches each of `texts` to `depth` with the search switches `features` and writes one line
+/// per position and the totals.
 pub fn bench_positions<G: Game, E: Evaluator<G>>(
     texts: &[&str],
     evaluator: E,
     depth: u32,
+    features: SearchFeatures,
     out: &mut dyn Write,
 ) -> Result<BenchSummary, BenchError> {
     let mut parsed = Vec::with_capacity(texts.len());
@@ -122,6 +129,7 @@ pub fn bench_positions<G: Game, E: Evaluator<G>>(
     let mut searcher = Searcher::new(evaluator);
     searcher.set_hash_mb(BENCH_HASH_MB);
     searcher.set_threads(1);
+    searcher.set_features(features);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -174,15 +182,16 @@ fn bench_eval<G: NnueGame>(choice: BenchEval) -> Result<GameEval<G>, BenchError>
 }
 
 /// `sente bench [game] [depth]`: the built-in positions of `game` (a `GameKind` name) with the
-/// chosen evaluator.
+/// chosen evaluator and search switches.
 pub fn run_bench(
     game: &str,
     depth: Option<u32>,
     eval: BenchEval,
+    features: SearchFeatures,
     out: &mut dyn Write,
 ) -> Result<BenchSummary, BenchError> {
     let game = game_kind(game)?;
-    bench_game(game, builtin_positions(game), depth, eval, out)
+    bench_game(game, builtin_positions(game), depth, eval, features, out)
 }
 
 /// `sente bench GAME --positions FILE`: the positions of FILE instead of the built-in ones, one
@@ -192,6 +201,7 @@ pub fn run_bench_file(
     path: &Path,
     depth: Option<u32>,
     eval: BenchEval,
+    features: SearchFeatures,
     out: &mut dyn Write,
 ) -> Result<BenchSummary, BenchError> {
     let file_error = |reason: String| BenchError::PositionsFile {
@@ -207,5 +217,5 @@ pub fn run_bench_file(
     if lines.is_empty() {
         return Err(file_error("no positions".to_string()));
     }
-    bench_game(game_kind(game)?, &lines, depth, eval, out)
+    bench_game(game_kind(game)?, &lines, depth, eval, features, out)
 }

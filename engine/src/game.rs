@@ -192,6 +192,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// Index of the coloured piece that moves (drops: the dropped piece), `< PIECE_SLOTS`.
     fn moved_piece_slot(&self, m: Self::Move) -> usize;
 
+    /// Upper bound (exclusive) of `captured_kind`.
+    const CAPTURE_KINDS: usize = 1;
+    /// The kind of piece `m` captures, `1..CAPTURE_KINDS`, or 0 when it captures nothing (the
+    /// capture history's key). Games without it answer 0.
+    fn captured_kind(&self, _m: Self::Move) -> usize {
+        0
+    }
+
     /// Whether a null move is reasonable here (chess: the side to move has non-pawn material).
     fn null_move_allowed(&self) -> bool;
 

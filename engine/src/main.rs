@@ -42,6 +42,10 @@ enum Command {
         /// comments) instead of the built-in ones; needs GAME.
         #[arg(long, value_name = "FILE", requires = "game")]
         positions: Option<std::path::PathBuf>,
+        /// Search switches changed from the defaults, `name=on|off,...` (e.g.
+        /// `capture_history=on`): the signature of a technique before it is made the default.
+        #[arg(long, value_name = "CHANGES", default_value = "")]
+        search: String,
     },
     /// The classical and NNUE evaluations of a position (chess FEN or shogi SFEN).
     Eval {
@@ -68,13 +72,21 @@ fn main() -> ExitCode {
             net,
             classical,
             positions,
+            search,
         }) => {
+            let features = match sente::search::SearchFeatures::default().with_changes(&search) {
+                Ok(features) => features,
+                Err(error) => {
+                    eprintln!("sente bench: {error}");
+                    return ExitCode::from(2);
+                }
+            };
             let eval = match (&net, classical) {
                 (Some(path), _) => sente::bench::BenchEval::Net(path),
                 (None, true) => sente::bench::BenchEval::Classical,
                 (None, false) => sente::bench::BenchEval::Default,
             };
-            bench(game.as_deref(), depth, eval, positions.as_deref())
+            bench(game.as_deref(), depth, eval, features, positions.as_deref())
         }
         Some(Command::Eval { net, position }) => eval(&position.join(" "), net.as_deref()),
     }
@@ -111,6 +123,7 @@ fn bench(
     game: Option<&str>,
     depth: Option<u32>,
     eval: sente::bench::BenchEval,
+    features: sente::search::SearchFeatures,
     positions: Option<&std::path::Path>,
 ) -> ExitCode {
     // A name that is no game is `run_bench`'s error (`unknown game`), not clap's.
@@ -121,8 +134,8 @@ fn bench(
     let mut out = std::io::stdout().lock();
     for game in games {
         let result = match positions {
-            Some(path) => sente::bench::run_bench_file(game, path, depth, eval, &mut out),
-            None => sente::bench::run_bench(game, depth, eval, &mut out),
+            Some(path) => sente::bench::run_bench_file(game, path, depth, eval, features, &mut out),
+            None => sente::bench::run_bench(game, depth, eval, features, &mut out),
         };
         if let Err(error) = result {
             eprintln!("sente bench: {error}");

@@ -2,12 +2,27 @@
 //! total is the same on every run, and unknown games are refused with a typed error.
 
 use sente::bench::{run_bench, run_bench_file, BenchError, BenchEval};
+use sente::search::SearchFeatures;
 
 #[test]
 fn chess_bench_is_deterministic() {
     let mut out = Vec::new();
-    let a = run_bench("chess", Some(5), BenchEval::Classical, &mut out).unwrap();
-    let b = run_bench("chess", Some(5), BenchEval::Classical, &mut Vec::new()).unwrap();
+    let a = run_bench(
+        "chess",
+        Some(5),
+        BenchEval::Classical,
+        SearchFeatures::default(),
+        &mut out,
+    )
+    .unwrap();
+    let b = run_bench(
+        "chess",
+        Some(5),
+        BenchEval::Classical,
+        SearchFeatures::default(),
+        &mut Vec::new(),
+    )
+    .unwrap();
     assert_eq!(a.nodes, b.nodes);
     assert!(a.positions >= 40);
     let text = String::from_utf8(out).unwrap();
@@ -16,15 +31,36 @@ fn chess_bench_is_deterministic() {
 
 #[test]
 fn shogi_bench_is_deterministic() {
-    let a = run_bench("shogi", Some(4), BenchEval::Classical, &mut Vec::new()).unwrap();
-    let b = run_bench("shogi", Some(4), BenchEval::Classical, &mut Vec::new()).unwrap();
+    let a = run_bench(
+        "shogi",
+        Some(4),
+        BenchEval::Classical,
+        SearchFeatures::default(),
+        &mut Vec::new(),
+    )
+    .unwrap();
+    let b = run_bench(
+        "shogi",
+        Some(4),
+        BenchEval::Classical,
+        SearchFeatures::default(),
+        &mut Vec::new(),
+    )
+    .unwrap();
     assert_eq!(a.nodes, b.nodes);
     assert!(a.positions >= 40);
 }
 
 #[test]
 fn unknown_game_is_a_typed_error() {
-    let err = run_bench("go", None, BenchEval::Classical, &mut Vec::new()).unwrap_err();
+    let err = run_bench(
+        "go",
+        None,
+        BenchEval::Classical,
+        SearchFeatures::default(),
+        &mut Vec::new(),
+    )
+    .unwrap_err();
     assert!(matches!(err, BenchError::UnknownGame(ref g) if g == "go"));
     assert!(err.to_string().contains("unknown game 'go'"));
 }
@@ -37,7 +73,14 @@ fn print_full_bench() {
         let depth = std::env::var("BENCH_DEPTH")
             .ok()
             .and_then(|d| d.parse().ok());
-        let summary = run_bench(game, depth, BenchEval::Classical, &mut std::io::stdout()).unwrap();
+        let summary = run_bench(
+            game,
+            depth,
+            BenchEval::Classical,
+            SearchFeatures::default(),
+            &mut std::io::stdout(),
+        )
+        .unwrap();
         println!("{game}: {summary:?}");
     }
 }
@@ -45,7 +88,14 @@ fn print_full_bench() {
 #[test]
 fn a_missing_net_is_a_clear_bench_error() {
     let missing = std::path::Path::new("/nonexistent/net.nnue");
-    let err = run_bench("chess", Some(2), BenchEval::Net(missing), &mut Vec::new()).unwrap_err();
+    let err = run_bench(
+        "chess",
+        Some(2),
+        BenchEval::Net(missing),
+        SearchFeatures::default(),
+        &mut Vec::new(),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("net.nnue"), "{err}");
 }
 
@@ -62,7 +112,15 @@ fn a_positions_file_replaces_the_built_in_positions() {
         "# two positions\nstartpos moves e2e4 e7e5\n\n8/8/8/4k3/8/8/4P3/4K3 w - - 0 1\n",
     );
     let mut out = Vec::new();
-    let summary = run_bench_file("chess", &file, Some(4), BenchEval::Classical, &mut out).unwrap();
+    let summary = run_bench_file(
+        "chess",
+        &file,
+        Some(4),
+        BenchEval::Classical,
+        SearchFeatures::default(),
+        &mut out,
+    )
+    .unwrap();
     assert_eq!(summary.positions, 2);
     assert!(summary.nodes > 0);
     let again = run_bench_file(
@@ -70,6 +128,7 @@ fn a_positions_file_replaces_the_built_in_positions() {
         &file,
         Some(4),
         BenchEval::Classical,
+        SearchFeatures::default(),
         &mut Vec::new(),
     );
     assert_eq!(
@@ -78,7 +137,15 @@ fn a_positions_file_replaces_the_built_in_positions() {
         "deterministic node count"
     );
     let shogi = scratch_file("shogi.txt", "startpos moves 7g7f 3c3d\n");
-    let summary = run_bench_file("shogi", &shogi, Some(3), BenchEval::Classical, &mut out).unwrap();
+    let summary = run_bench_file(
+        "shogi",
+        &shogi,
+        Some(3),
+        BenchEval::Classical,
+        SearchFeatures::default(),
+        &mut out,
+    )
+    .unwrap();
     assert_eq!(summary.positions, 1);
 }
 
@@ -90,6 +157,7 @@ fn a_bad_positions_file_is_a_clear_bench_error() {
         missing,
         Some(2),
         BenchEval::Classical,
+        SearchFeatures::default(),
         &mut Vec::new(),
     );
     assert!(err.unwrap_err().to_string().contains("positions.txt"));
@@ -99,6 +167,7 @@ fn a_bad_positions_file_is_a_clear_bench_error() {
         &empty,
         Some(2),
         BenchEval::Classical,
+        SearchFeatures::default(),
         &mut Vec::new(),
     );
     assert!(err.unwrap_err().to_string().contains("no positions"));
@@ -108,6 +177,7 @@ fn a_bad_positions_file_is_a_clear_bench_error() {
         &bad,
         Some(2),
         BenchEval::Classical,
+        SearchFeatures::default(),
         &mut Vec::new(),
     );
     assert!(matches!(err, Err(BenchError::BadPosition { index: 2, .. })));

@@ -335,6 +335,7 @@ fn bench_node_count_is_a_repeatable_signature() {
         &texts,
         LinesEval::default(),
         7,
+        sente::search::SearchFeatures::default(),
         &mut first_out,
     )
     .unwrap();
@@ -343,6 +344,7 @@ fn bench_node_count_is_a_repeatable_signature() {
         &texts,
         LinesEval::default(),
         7,
+        sente::search::SearchFeatures::default(),
         &mut second_out,
     )
     .unwrap();
@@ -358,6 +360,7 @@ fn bench_node_count_is_a_repeatable_signature() {
         &["startpos moves 5 5"],
         LinesEval::default(),
         3,
+        sente::search::SearchFeatures::default(),
         &mut Vec::new(),
     );
     assert!(

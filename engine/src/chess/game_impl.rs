@@ -155,6 +155,24 @@ impl Game for Position {
         }
     }
 
+    /// Pawn..king as 1..=6 (en passant takes a pawn).
+    const CAPTURE_KINDS: usize = 7;
+
+    fn captured_kind(&self, m: Move) -> usize {
+        if m.is_en_passant() {
+            return 1 + PieceKind::Pawn as usize;
+        }
+        if m.is_castle() {
+            return 0;
+        }
+        let p = self.board[m.to() as usize & 63];
+        if p == NO_PIECE {
+            0
+        } else {
+            1 + piece_kind(p) as usize
+        }
+    }
+
     fn correction_key(&self) -> u64 {
         crate::game::mix_key(
             self.pieces(Side::First, PieceKind::Pawn),

@@ -22,6 +22,12 @@ use crate::movelist::MoveList;
 const MAX_QUIETS_TRIED: usize = 64;
 /// History pruning drops quiet moves whose history is below −margin × depth.
 const HISTORY_PRUNING_MARGIN: i32 = 4096;
+/// Noisy moves remembered per node for capture-history maluses.
+const MAX_NOISY_TRIED: usize = 32;
+/// A singular move whose alternatives fall this far below the singular bound is extended twice.
+const DOUBLE_EXTENSION_MARGIN: i32 = 20;
+/// Most double extensions on one line from the root.
+const MAX_DOUBLE_EXTENSIONS: u8 = 8;
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     /// Principal variation search of `pos` at `ply` to `depth`, within (`alpha`, `beta`).
@@ -274,6 +280,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let mut moves_searched = 0usize;
         let mut quiets_tried = [G::Move::NONE; MAX_QUIETS_TRIED];
         let mut quiet_count = 0;
+        let mut noisy_tried = [G::Move::NONE; MAX_NOISY_TRIED];
+        let mut noisy_count = 0;
         let mut skip_quiets = false;
         let killers = self.history.killers(ply);
 
@@ -408,7 +416,15 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         features.lazy_quiet_scoring,
                     );
                     if value < singular_beta {
-                        extension = 1;
+                        extension = if features.double_extensions
+                            && !pv_node
+                            && value < singular_beta - DOUBLE_EXTENSION_MARGIN
+                            && self.stack[ply].double_extensions < MAX_DOUBLE_EXTENSIONS
+                        {
+                            2
+                        } else {
+                            1
+                        };
                     } else if !pv_node && singular_beta >= beta {
                         // Multi-cut: several moves beat beta.
                         return singular_beta;
@@ -423,6 +439,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let mut child = pos.clone();
             child.make_move(m);
             self.stack[ply].piece_to = Some(piece_to);
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + (extension >= 2) as u8;
             self.enter_child(pos, &child);
             if root && main.is_some() && self.id == 0 {
                 if let Some(main) = main.as_deref_mut() {
@@ -549,6 +567,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                                 &quiets_tried[..quiet_count],
                             );
                         }
+                        if features.capture_history {
+                            self.reward_capture(pos, depth, m, quiet, &noisy_tried[..noisy_count]);
+                        }
                         break;
                     }
                     alpha = value;
@@ -557,6 +578,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             if quiet && quiet_count < MAX_QUIETS_TRIED {
                 quiets_tried[quiet_count] = m;
                 quiet_count += 1;
+            }
+            if !quiet && noisy_count < MAX_NOISY_TRIED {
+                noisy_tried[noisy_count] = m;
+                noisy_count += 1;
             }
         }
 
@@ -618,6 +643,18 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         }
         self.history.add_killer(ply, m);
         self.history.set_counter(previous[0], m);
+    }
+
+    /// Capture-history bookkeeping of a cutoff: a bonus for the move if it is noisy, and a
+    /// malus for the noisy moves tried before it.
+    fn reward_capture(&mut self, pos: &G, depth: i32, m: G::Move, quiet: bool, tried: &[G::Move]) {
+        let bonus = history_bonus(depth);
+        if !quiet {
+            self.history.update_capture(pos, m, bonus);
+        }
+        for &n in tried {
+            self.history.update_capture(pos, n, -bonus);
+        }
     }
 }
 

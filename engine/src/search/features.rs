@@ -25,6 +25,12 @@ pub struct SearchFeatures {
     pub fail_firm_rfp: bool,
     /// Quiet moves with a very bad history are pruned at shallow depth.
     pub history_pruning: bool,
+    /// A singular move far below the singular bound is extended by two plies (a bounded number
+    /// of times per line).
+    pub double_extensions: bool,
+    /// Captures and promotions learn a history of their own (piece, square, captured kind) that
+    /// orders them after their gain.
+    pub capture_history: bool,
 }
 
 impl Default for SearchFeatures {
@@ -40,13 +46,15 @@ impl Default for SearchFeatures {
             correction_history: false,
             fail_firm_rfp: false,
             history_pruning: false,
+            double_extensions: false,
+            capture_history: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 12] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -57,6 +65,8 @@ impl SearchFeatures {
         "correction_history",
         "fail_firm_rfp",
         "history_pruning",
+        "double_extensions",
+        "capture_history",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -71,6 +81,8 @@ impl SearchFeatures {
             "correction_history" => &mut self.correction_history,
             "fail_firm_rfp" => &mut self.fail_firm_rfp,
             "history_pruning" => &mut self.history_pruning,
+            "double_extensions" => &mut self.double_extensions,
+            "capture_history" => &mut self.capture_history,
             _ => return None,
         })
     }

@@ -1,5 +1,6 @@
 //! Move-ordering statistics learned during search: killers, counter-moves, butterfly history
-//! (side × from-slot × to-square) and continuation history (previous piece/square × piece/square).
+//! (side × from-slot × to-square), continuation history (previous piece/square × piece/square)
+//! and capture history (piece/square × captured kind).
 //! Sized from the game's constants once per thread; never allocated during search.
 
 use super::large_pages::LargePageArray;
@@ -29,6 +30,9 @@ pub struct HistoryTables<G: Game> {
     butterfly: Vec<i16>,
     /// `[previous piece_to][piece_to]` (10 MB in shogi: huge pages spare its TLB misses).
     continuation: LargePageArray<i16>,
+    /// `[piece_to][captured kind]`: how often a capture cut off (all zero unless the search's
+    /// `capture_history` switch is on).
+    capture: Vec<i16>,
     /// `[previous piece_to]` → the refutation last seen.
     counter: Vec<G::Move>,
     /// Two killers per ply.
@@ -52,6 +56,7 @@ impl<G: Game> HistoryTables<G> {
         Some(Self {
             butterfly: vec![0; 2 * G::FROM_SLOTS * G::SQUARES],
             continuation: LargePageArray::try_new(Self::PIECE_TO_COUNT * Self::PIECE_TO_COUNT)?,
+            capture: vec![0; Self::PIECE_TO_COUNT * G::CAPTURE_KINDS],
             counter: vec![G::Move::NONE; Self::PIECE_TO_COUNT],
             killers: vec![[G::Move::NONE; 2]; max_ply + 2],
         })
@@ -60,6 +65,7 @@ impl<G: Game> HistoryTables<G> {
     pub fn clear(&mut self) {
         self.butterfly.fill(0);
         self.continuation.fill(0);
+        self.capture.fill(0);
         self.counter.fill(G::Move::NONE);
         self.clear_killers();
     }
@@ -115,6 +121,21 @@ impl<G: Game> HistoryTables<G> {
             let index = p * Self::PIECE_TO_COUNT + current;
             apply(&mut self.continuation[index], bonus);
         }
+    }
+
+    fn capture_index(&self, pos: &G, m: G::Move) -> usize {
+        self.piece_to(pos, m) * G::CAPTURE_KINDS + pos.captured_kind(m)
+    }
+
+    /// The capture history of a noisy move (0 while the table is unused).
+    pub fn capture_score(&self, pos: &G, m: G::Move) -> i32 {
+        self.capture[self.capture_index(pos, m)] as i32
+    }
+
+    /// Rewards (`bonus > 0`) or punishes a noisy move in the capture history.
+    pub fn update_capture(&mut self, pos: &G, m: G::Move, bonus: i32) {
+        let index = self.capture_index(pos, m);
+        apply(&mut self.capture[index], bonus);
     }
 
     pub fn clear_killers_at(&mut self, ply: usize) {

@@ -47,7 +47,7 @@ pub fn score_moves<G: Game>(
     history: &HistoryTables<G>,
     lazy_quiets: bool,
 ) -> bool {
-    let pending = mark_moves(pos, moves, scores, context);
+    let pending = mark_moves(pos, moves, scores, context, history);
     if pending && !lazy_quiets {
         score_pending_quiets(pos, moves, scores, 0, context, history);
         return false;
@@ -61,17 +61,18 @@ fn mark_moves<G: Game>(
     moves: &[G::Move],
     scores: &mut [i32],
     context: &OrderingContext<G::Move>,
+    history: &HistoryTables<G>,
 ) -> bool {
     let mut pending = false;
     for (&m, score) in moves.iter().zip(scores.iter_mut()) {
         *score = if m == context.tt_move {
             TT_MOVE
         } else if !pos.is_quiet(m) {
-            let gain = pos.noisy_gain(m);
+            let order = noisy_order(pos, m, history);
             if pos.see_ge(m, 0) {
-                GOOD_NOISY + gain * 8
+                GOOD_NOISY + order
             } else {
-                BAD_NOISY + gain * 8
+                BAD_NOISY + order
             }
         } else if m == context.killers[0] {
             KILLER_0
@@ -85,6 +86,13 @@ fn mark_moves<G: Game>(
         };
     }
     pending
+}
+
+/// The order of a noisy move among the noisy moves: its gain (most valuable victim first), then
+/// its capture history.
+#[inline]
+fn noisy_order<G: Game>(pos: &G, m: G::Move, history: &HistoryTables<G>) -> i32 {
+    pos.noisy_gain(m) * 8 + history.capture_score(pos, m) / 2
 }
 
 /// Replaces the `QUIET_PENDING` scores of `moves[from..]` by the quiets' history scores.
@@ -166,7 +174,7 @@ pub fn score_noisy_first<G: Game>(
         *score = if m == tt_move {
             TT_MOVE
         } else if !pos.is_quiet(m) {
-            GOOD_NOISY + pos.noisy_gain(m) * 8
+            GOOD_NOISY + noisy_order(pos, m, history)
         } else {
             history.butterfly(side, m)
         };

@@ -97,6 +97,8 @@ pub(super) struct PlyState<M> {
     pub(super) piece_to: Option<PieceTo>,
     /// Move excluded by a singular-extension search at this ply.
     pub(super) excluded: M,
+    /// Double extensions on the line from the root to this ply.
+    pub(super) double_extensions: u8,
 }
 
 /// A search thread's private state.
@@ -164,6 +166,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     static_eval: NO_EVAL,
                     piece_to: None,
                     excluded: G::Move::NONE,
+                    double_extensions: 0,
                 };
                 MAX_PLY + 2
             ],

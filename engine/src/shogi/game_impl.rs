@@ -144,6 +144,21 @@ impl Game for Position {
         }
     }
 
+    /// The 14 board kinds (promoted ones apart) as 1..=14.
+    const CAPTURE_KINDS: usize = 1 + KINDS;
+
+    fn captured_kind(&self, m: Move) -> usize {
+        if !m.is_well_formed() || m.is_drop() {
+            return 0;
+        }
+        let pc = self.piece_on(m.to());
+        if pc.is_some() {
+            1 + pc.kind() as usize
+        } else {
+            0
+        }
+    }
+
     fn correction_key(&self) -> u64 {
         let pawns = |side| self.pieces(side, PieceKind::Pawn).0;
         let (first, second) = (pawns(Side::First), pawns(Side::Second));
