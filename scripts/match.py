@@ -132,6 +132,7 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, 
     for m in opening:
         board.push(m)
     clock = {True: base, False: base}
+    use = {True: ClockUse(), False: ClockUse()}
     result, reason = None, ""
     try:
         while not board.is_game_over(claim_draw=True):
@@ -145,6 +146,7 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, 
                 result, reason = ("0-1" if side else "1-0"), f"engine error: {e}"
                 break
             elapsed = time.monotonic() - start
+            use[side].add(elapsed, inc)
             clock[side] -= elapsed
             if clock[side] < 0:
                 result, reason = ("0-1" if side else "1-0"), "time forfeit"
@@ -179,7 +181,37 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, 
     game.headers["Result"] = result
     game.headers["Termination"] = reason
     game.headers["Round"] = str(game_id)
-    return result, reason, str(game)
+    uses = (use[a_white].finish(base), use[not a_white].finish(base))
+    return result, reason, str(game), uses
+
+
+# ----------------------------------------------------------------------------------- clocks
+
+class ClockUse:
+    """One player's thinking time in one game, against the time it was given: the main time
+    plus one increment (or byoyomi period) per move."""
+
+    def __init__(self):
+        self.used = 0.0
+        self.moves = 0
+        self.per_move = 0.0
+
+    def add(self, elapsed, per_move):
+        self.used += elapsed
+        self.moves += 1
+        self.per_move += per_move
+
+    def finish(self, base):
+        """(seconds used, moves, seconds given)."""
+        return self.used, self.moves, base + self.per_move
+
+
+def clock_use_line(name, totals):
+    used, moves, given = totals
+    if moves == 0:
+        return f"{name}: no moves"
+    return (f"{name}: {1000 * used / moves:.0f} ms per move over {moves} moves, "
+            f"{100 * used / max(given, 1e-9):.1f}% of the time it was given")
 
 
 # ----------------------------------------------------------------------------------- shogi
@@ -286,6 +318,7 @@ def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, adjudicator, 
     for m in moves:
         board.push_usi(m)
     clock = [base, base]
+    use = [ClockUse(), ClockUse()]
     result, reason = None, ""
     try:
         while True:
@@ -310,6 +343,7 @@ def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, adjudicator, 
             best = engines[side].go(moves, int(clock[0] * 1000), int(clock[1] * 1000), int(inc * 1000),
                                     byoyomi)
             elapsed = time.monotonic() - start
+            use[side].add(elapsed, inc)
             loser = "0-1" if side == 0 else "1-0"
             if byoyomi:
                 # Main time first, then up to one byoyomi period per move; leftover byoyomi is lost.
@@ -350,7 +384,8 @@ def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, adjudicator, 
         for e in engines:
             e.quit()
     record = f"[{game_id}] black={black_spec} white={white_spec} {result} ({reason}) moves: {' '.join(moves)}"
-    return result, reason, record
+    uses = (use[0 if a_black else 1].finish(base), use[1 if a_black else 0].finish(base))
+    return result, reason, record, uses
 
 
 # ----------------------------------------------------------------------------------- driver
@@ -391,6 +426,7 @@ def main():
     pairs = (args.games + 1) // 2
     wins = draws = losses = 0
     reasons = {}
+    clock_totals = [[0.0, 0, 0.0], [0.0, 0, 0.0]]
     lock = threading.Lock()
     out = open(args.pgn, "w") if args.pgn else None
 
@@ -409,8 +445,11 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
         futures = [pool.submit(play, i) for i in range(2 * pairs)]
         for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
-            a_first, (result, reason, record) = future.result()
+            a_first, (result, reason, record, uses) = future.result()
             with lock:
+                for totals, game_use in zip(clock_totals, uses):
+                    for k in range(3):
+                        totals[k] += game_use[k]
                 if result == "1/2-1/2":
                     draws += 1
                 elif (result == "1-0") == a_first:
@@ -432,6 +471,7 @@ def main():
     print(f"\nA = {args.a} {args.option_a}\nB = {args.b} {args.option_b}\ntc {args.tc}, {wins + draws + losses} games: "
           f"+{wins} ={draws} -{losses}, Elo of A {elo:+.1f} ± {err:.1f} (95%)")
     print("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
+    print("clock use: " + clock_use_line("A", clock_totals[0]) + "; " + clock_use_line("B", clock_totals[1]))
     return 0
 
 

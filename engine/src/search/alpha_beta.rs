@@ -436,6 +436,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 }
             }
 
+            let nodes_before = self.nodes;
             let mut child = pos.clone();
             child.make_move(m);
             self.stack[ply].piece_to = Some(piece_to);
@@ -530,6 +531,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 self.root_move_searched = true;
                 let rm = &mut self.root_moves[index];
                 debug_assert!(rm.mv == m);
+                rm.nodes += self.nodes - nodes_before;
                 if moves_searched == 1 || value > alpha {
                     rm.score = value;
                     rm.seldepth = seldepth;

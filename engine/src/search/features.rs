@@ -31,6 +31,9 @@ pub struct SearchFeatures {
     /// Captures and promotions learn a history of their own (piece, square, captured kind) that
     /// orders them after their gain.
     pub capture_history: bool,
+    /// The soft time bound stretches when the best move holds a small share of the root's
+    /// nodes and shrinks when it holds most of them.
+    pub node_time_management: bool,
 }
 
 impl Default for SearchFeatures {
@@ -48,13 +51,14 @@ impl Default for SearchFeatures {
             history_pruning: false,
             double_extensions: false,
             capture_history: false,
+            node_time_management: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 13] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -67,6 +71,7 @@ impl SearchFeatures {
         "history_pruning",
         "double_extensions",
         "capture_history",
+        "node_time_management",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -83,6 +88,7 @@ impl SearchFeatures {
             "history_pruning" => &mut self.history_pruning,
             "double_extensions" => &mut self.double_extensions,
             "capture_history" => &mut self.capture_history,
+            "node_time_management" => &mut self.node_time_management,
             _ => return None,
         })
     }
