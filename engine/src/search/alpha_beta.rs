@@ -467,7 +467,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     r -= 1;
                 }
                 if cut_node {
-                    r += 1;
+                    r += 1 + features.deep_cut_node_lmr as i32;
+                }
+                if features.drop_lmr && G::move_from_slot(m) >= G::SQUARES {
+                    r -= 1;
                 }
                 if !improving {
                     r += 1;

@@ -34,6 +34,10 @@ pub struct SearchFeatures {
     /// The soft time bound stretches when the best move holds a small share of the root's
     /// nodes and shrinks when it holds most of them.
     pub node_time_management: bool,
+    /// Drops (shogi) are reduced one ply less by late-move reductions.
+    pub drop_lmr: bool,
+    /// Late-move reductions at expected cut nodes add two plies instead of one.
+    pub deep_cut_node_lmr: bool,
 }
 
 impl Default for SearchFeatures {
@@ -52,13 +56,15 @@ impl Default for SearchFeatures {
             double_extensions: false,
             capture_history: false,
             node_time_management: false,
+            drop_lmr: false,
+            deep_cut_node_lmr: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 15] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -72,6 +78,8 @@ impl SearchFeatures {
         "double_extensions",
         "capture_history",
         "node_time_management",
+        "drop_lmr",
+        "deep_cut_node_lmr",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -89,6 +97,8 @@ impl SearchFeatures {
             "double_extensions" => &mut self.double_extensions,
             "capture_history" => &mut self.capture_history,
             "node_time_management" => &mut self.node_time_management,
+            "drop_lmr" => &mut self.drop_lmr,
+            "deep_cut_node_lmr" => &mut self.deep_cut_node_lmr,
             _ => return None,
         })
     }
