@@ -3,7 +3,7 @@
 //! iterative reduction, futility / late-move / SEE pruning, singular and check extensions, and
 //! late-move reductions driven by history. Game rules are asked at every node.
 
-use super::history::{history_bonus, PieceTo};
+use super::history::PieceTo;
 use super::ordering::{
     is_losing_noisy, next_best, score_moves, OrderingContext, PickerState, TT_MOVE,
 };
@@ -45,6 +45,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
+        let params = shared.params;
         if depth <= 0 {
             return self.quiescence(pos, shared, main, alpha, beta, ply);
         }
@@ -158,8 +159,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         if !pv_node && !in_check && !excluded.is_some() {
             // Reverse futility: far above beta, a shallow search will not fall below it.
             if features.forward_pruning
-                && depth <= 8
-                && eval - 80 * (depth - improving as i32) >= beta
+                && depth <= params.rfp_depth
+                && eval - params.rfp_margin * (depth - improving as i32) >= beta
                 && eval < MATE_BOUND
                 && beta > -MATE_BOUND
             {
@@ -180,7 +181,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 && beta > -MATE_BOUND
                 && pos.null_move_allowed()
             {
-                let reduction = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let reduction = params.nmp_base
+                    + depth / params.nmp_depth_divisor
+                    + ((eval - beta) / params.nmp_eval_divisor).min(3);
                 let mut child = pos.clone();
                 child.make_null_move();
                 shared.tt.prefetch(child.hash());
@@ -348,7 +351,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             if !root && features.forward_pruning && best > -MATE_BOUND {
                 let lmr_depth = (depth - 1 - reduction).max(0);
                 if quiet && !gives_check && !in_check {
-                    let late_limit = (3 + depth * depth) as usize / (2 - improving as usize);
+                    let late_limit =
+                        (params.lmp_base + depth * depth) as usize / (2 - improving as usize);
                     if moves_searched >= late_limit {
                         skip_quiets = true;
                         continue;
@@ -359,14 +363,19 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     {
                         continue;
                     }
-                    if lmr_depth <= 8 && static_eval + 100 + 90 * lmr_depth <= alpha {
+                    if lmr_depth <= 8
+                        && static_eval
+                            + params.futility_base
+                            + params.futility_per_depth * lmr_depth
+                            <= alpha
+                    {
                         skip_quiets = true;
                         continue;
                     }
-                    if lmr_depth <= 8 && !pos.see_ge(m, -25 * lmr_depth * lmr_depth) {
+                    if lmr_depth <= 8 && !pos.see_ge(m, -params.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if !quiet && depth <= 8 && !pos.see_ge(m, -90 * depth) {
+                } else if !quiet && depth <= 8 && !pos.see_ge(m, -params.see_noisy * depth) {
                     continue;
                 }
             }
@@ -384,7 +393,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     });
                 if singular_candidate {
                     let tt_v = tt_value.unwrap_or(0);
-                    let singular_beta = tt_v - 2 * depth;
+                    let singular_beta = tt_v - params.singular_margin * depth / 2;
                     self.stack[ply].excluded = m;
                     let value = self.negamax(
                         pos,
@@ -481,7 +490,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 if m == killers[0] || m == killers[1] {
                     r -= 1;
                 }
-                r -= history_score / 8192;
+                r -= history_score / params.lmr_history_divisor;
                 let reduced = (new_depth - r).clamp(1, new_depth.max(1));
                 value = -self.negamax(
                     &child,
@@ -566,14 +575,15 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                             self.reward_quiet(
                                 pos,
                                 ply,
-                                depth,
+                                params.history_bonus(depth),
                                 m,
                                 previous,
                                 &quiets_tried[..quiet_count],
                             );
                         }
                         if features.capture_history {
-                            self.reward_capture(pos, depth, m, quiet, &noisy_tried[..noisy_count]);
+                            let bonus = params.history_bonus(depth);
+                            self.reward_capture(pos, bonus, m, quiet, &noisy_tried[..noisy_count]);
                         }
                         break;
                     }
@@ -625,19 +635,18 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         best
     }
 
-    /// Cutoff bookkeeping for a quiet move: killer, counter-move and history bonus; maluses for
-    /// the quiets tried before it.
+    /// Cutoff bookkeeping for a quiet move: killer, counter-move and history `bonus`; maluses
+    /// for the quiets tried before it.
     fn reward_quiet(
         &mut self,
         pos: &G,
         ply: usize,
-        depth: i32,
+        bonus: i32,
         m: G::Move,
         previous: [Option<PieceTo>; 2],
         tried: &[G::Move],
     ) {
         let side = pos.side_to_move();
-        let bonus = history_bonus(depth);
         let piece_to = self.history.piece_to(pos, m);
         self.history
             .update_quiet(side, m, piece_to, previous, bonus);
@@ -652,8 +661,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
 
     /// Capture-history bookkeeping of a cutoff: a bonus for the move if it is noisy, and a
     /// malus for the noisy moves tried before it.
-    fn reward_capture(&mut self, pos: &G, depth: i32, m: G::Move, quiet: bool, tried: &[G::Move]) {
-        let bonus = history_bonus(depth);
+    fn reward_capture(&mut self, pos: &G, bonus: i32, m: G::Move, quiet: bool, tried: &[G::Move]) {
         if !quiet {
             self.history.update_capture(pos, m, bonus);
         }

@@ -9,11 +9,6 @@ use crate::game::{Game, GameMove, Side};
 /// Largest magnitude of a history value (the "gravity" update keeps values inside it).
 pub const HISTORY_MAX: i32 = 16_384;
 
-/// Bonus for a move that caused a cutoff at `depth`.
-pub fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + 32 * depth).min(1600)
-}
-
 /// Gravity update: moves `entry` toward ±HISTORY_MAX by `bonus`, slower near the bound.
 fn apply(entry: &mut i16, bonus: i32) {
     let current = *entry as i32;

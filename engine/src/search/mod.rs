@@ -13,6 +13,7 @@ pub mod history;
 pub mod large_pages;
 pub mod limits;
 pub mod ordering;
+pub mod params;
 pub mod pv;
 pub mod quiescence;
 pub mod report;
@@ -24,6 +25,7 @@ pub mod worker;
 
 pub use features::SearchFeatures;
 pub use limits::{Clock, Limits, SearchOptions};
+pub use params::{ParamSpec, SearchParams};
 pub use report::{Score, ScoreBound, SearchEvent, SearchInfo, SearchResult, Wdl};
 
 use crate::eval::Evaluator;
@@ -65,6 +67,7 @@ pub struct Searcher<G: Game, E: Evaluator<G>> {
     tt: TranspositionTable,
     workers: Vec<Worker<G, E>>,
     features: SearchFeatures,
+    params: SearchParams,
     on_caller_thread: bool,
 }
 
@@ -77,6 +80,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             tt: TranspositionTable::new(16),
             workers: Vec::new(),
             features: SearchFeatures::default(),
+            params: SearchParams::default(),
             on_caller_thread: false,
         }
     }
@@ -191,6 +195,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.features = features;
     }
 
+    /// Changes the search's numeric constants (for measuring and tuning them).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+    }
+
     /// Forgets everything learned: transposition table, histories.
     pub fn clear(&mut self) {
         self.tt.clear();
@@ -270,6 +279,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         for worker in &mut self.workers {
             worker.evaluator = self.evaluator.clone();
+            worker.use_params(&self.params);
             worker.prepare(root, history, &limits.search_moves);
         }
         self.tt.new_search();
@@ -283,6 +293,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             depth_limit: depth_limit.min(i32::MAX as u32) as i32,
             multi_pv,
             features: self.features,
+            params: self.params,
             mate_plies: limits.mate_in.map(|n| (2 * n as i32 - 1).max(1)),
             show_wdl: options.show_wdl,
         };

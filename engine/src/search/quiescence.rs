@@ -114,7 +114,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         for i in 0..len {
             let (m, _) = pick_best(moves.as_mut_slice(), &mut self.scores[base..base + len], i);
             if !in_check {
-                if static_eval + pos.noisy_gain(m) + 200 <= alpha && !pos.gives_check(m) {
+                if static_eval + pos.noisy_gain(m) + shared.params.qs_futility <= alpha
+                    && !pos.gives_check(m)
+                {
                     continue;
                 }
                 if !pos.see_ge(m, 0) {

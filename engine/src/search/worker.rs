@@ -6,6 +6,7 @@
 use super::correction::CorrectionHistory;
 use super::features::SearchFeatures;
 use super::history::{HistoryTables, PieceTo};
+use super::params::SearchParams;
 use super::pv::legal_prefix;
 use super::report::{ScoreBound, SearchEvent, SearchInfo};
 use super::time::TimeManager;
@@ -39,6 +40,7 @@ pub struct SharedSearch<'a> {
     pub depth_limit: i32,
     pub multi_pv: usize,
     pub features: SearchFeatures,
+    pub params: SearchParams,
     /// Stop once a mate in at most this many plies is found (`go mate N`).
     pub mate_plies: Option<i32>,
     pub show_wdl: bool,
@@ -140,6 +142,8 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
     /// ready, so even depth 1 may be cut short by the clock or `stop`.
     pub(super) root_move_searched: bool,
     pub(super) lmr: Vec<[i32; 64]>,
+    /// The parameters `lmr` was built from.
+    lmr_params: SearchParams,
     /// Depth of the last completed iteration (0: none yet).
     pub completed_depth: i32,
     /// The multi-PV lines of the last completed iteration, best first.
@@ -158,18 +162,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     pub fn try_new(id: usize, evaluator: E) -> Option<Self> {
         let history = HistoryTables::try_new(MAX_PLY)?;
         let move_capacity = <G::Moves as MoveList<G::Move>>::CAPACITY;
-        let lmr = (0..64)
-            .map(|depth| {
-                let mut row = [0; 64];
-                for (count, r) in row.iter_mut().enumerate().skip(1) {
-                    if depth > 0 {
-                        let value = 0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25;
-                        *r = value as i32;
-                    }
-                }
-                row
-            })
-            .collect();
+        let lmr = SearchParams::default().reduction_table();
         Some(Self {
             id,
             evaluator,
@@ -199,9 +192,20 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             stopped: false,
             root_move_searched: false,
             lmr,
+            lmr_params: SearchParams::default(),
             completed_depth: 0,
             completed_lines: Vec::with_capacity(move_capacity),
         })
+    }
+
+    /// Rebuilds the reduction table when `params` change it.
+    pub fn use_params(&mut self, params: &SearchParams) {
+        if (params.lmr_base, params.lmr_divisor)
+            != (self.lmr_params.lmr_base, self.lmr_params.lmr_divisor)
+        {
+            self.lmr = params.reduction_table();
+        }
+        self.lmr_params = *params;
     }
 
     /// Forgets all learned move-ordering statistics.
@@ -332,7 +336,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         mut main: Option<&mut MainThreadContext<'_, '_, G::Move>>,
     ) {
         let previous = self.root_moves[self.pv_index].previous_score;
-        let mut delta = 18;
+        let mut delta = shared.params.aspiration_delta;
         let (mut alpha, mut beta) =
             if shared.features.aspiration_windows && depth >= 4 && !is_mate_value(previous) {
                 (
