@@ -8,7 +8,8 @@ use crate::eval::Evaluator;
 use crate::game::{EndReason, Game, GameResult, HistoryEntry, Side};
 use crate::movelist::MoveList;
 use crate::search::{
-    Clock, Limits, Score, SearchControl, SearchFeatures, SearchOptions, SearchResult, Searcher,
+    Clock, Limits, Score, SearchControl, SearchFeatures, SearchOptions, SearchParams, SearchResult,
+    Searcher,
 };
 use std::time::Instant;
 
@@ -19,6 +20,7 @@ pub struct PlayerConfig<E> {
     pub evaluator: E,
     pub options: SearchOptions,
     pub features: SearchFeatures,
+    pub params: SearchParams,
     pub hash_mb: usize,
     pub nodes_per_move: Option<u64>,
     pub depth_per_move: Option<u32>,
@@ -35,6 +37,7 @@ impl<E> PlayerConfig<E> {
             evaluator,
             options: SearchOptions::default(),
             features: SearchFeatures::default(),
+            params: SearchParams::default(),
             hash_mb: 8,
             nodes_per_move: Some(nodes),
             depth_per_move: None,
@@ -85,6 +88,7 @@ impl<G: Game, E: Evaluator<G>> SearchPlayer<G, E> {
         let mut searcher = Searcher::new(config.evaluator.clone());
         searcher.set_hash_mb(config.hash_mb);
         searcher.set_features(config.features);
+        searcher.set_params(config.params);
         Self { config, searcher }
     }
 

@@ -5,6 +5,7 @@
 pub mod game;
 pub mod match_runner;
 pub mod opening;
+pub mod spsa;
 pub mod stats;
 pub mod time_control;
 
@@ -13,5 +14,6 @@ pub use game::{
 };
 pub use match_runner::{run_match, run_match_with_openings, MatchConfig, MatchReport};
 pub use opening::{random_opening, Opening};
+pub use spsa::{Perturbation, Spsa};
 pub use stats::{Pentanomial, ScoreDistribution, Sprt, SprtVerdict, WdlCounts};
 pub use time_control::{GameClock, TimeControl, TimeControlError};
