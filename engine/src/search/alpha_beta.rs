@@ -157,6 +157,20 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         }
 
         if !pv_node && !in_check && !excluded.is_some() {
+            // Razoring: far below alpha at low depth, only captures could save the node.
+            if features.razoring
+                && depth <= 3
+                && eval + params.razor_margin * depth < alpha
+                && alpha > -MATE_BOUND
+            {
+                let value = self.quiescence(pos, shared, main, alpha, alpha + 1, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if value <= alpha {
+                    return value;
+                }
+            }
             // Reverse futility: far above beta, a shallow search will not fall below it.
             if features.forward_pruning
                 && depth <= params.rfp_depth
@@ -225,6 +239,37 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     if verified >= beta {
                         return value;
                     }
+                }
+            }
+        }
+
+        if features.probcut
+            && !pv_node
+            && !in_check
+            && !excluded.is_some()
+            && depth >= 5
+            && beta.abs() < MATE_BOUND
+        {
+            let probcut_beta = beta + params.probcut_margin;
+            // A table entry deep enough that says the node stays below the probcut bound.
+            let table_says_no = tt_entry.zip(tt_value).is_some_and(|(e, v)| {
+                e.depth >= depth - 3 && v < probcut_beta && e.bound != Bound::Lower
+            });
+            if !table_says_no {
+                if let Some(value) = self.probcut(
+                    pos,
+                    shared,
+                    main,
+                    probcut_beta,
+                    [static_eval, raw_eval],
+                    depth,
+                    ply,
+                    cut_node,
+                ) {
+                    return value;
+                }
+                if self.stopped {
+                    return 0;
                 }
             }
         }
@@ -657,6 +702,74 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         }
         self.history.add_killer(ply, m);
         self.history.set_counter(previous[0], m);
+    }
+
+    /// Probcut: each capture whose exchange alone could beat `probcut_beta` is verified by
+    /// quiescence and a search four plies shallower; the first that holds settles the node
+    /// (stored in the table as a lower bound, with the node's raw evaluation). Its own frame keeps the move list off the
+    /// main search's stack.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &G,
+        shared: &SharedSearch,
+        main: &mut Option<&mut MainThreadContext<'_, '_, G::Move>>,
+        probcut_beta: i32,
+        [static_eval, raw_eval]: [i32; 2],
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let mut noisy = G::Moves::default();
+        pos.generate_noisy(&mut noisy);
+        for &m in noisy.as_slice() {
+            if !pos.see_ge(m, probcut_beta - static_eval) {
+                continue;
+            }
+            shared.tt.prefetch(pos.hash_after(m));
+            let mut child = pos.clone();
+            child.make_move(m);
+            self.stack[ply].piece_to = Some(self.history.piece_to(pos, m));
+            self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
+            self.enter_child(pos, &child);
+            let mut value = -self.quiescence(
+                &child,
+                shared,
+                main,
+                -probcut_beta,
+                -probcut_beta + 1,
+                ply + 1,
+            );
+            if value >= probcut_beta && !self.stopped {
+                value = -self.negamax(
+                    &child,
+                    shared,
+                    main,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    depth - 4,
+                    ply + 1,
+                    !cut_node,
+                );
+            }
+            self.leave_child();
+            if self.stopped {
+                return None;
+            }
+            if value >= probcut_beta {
+                shared.tt.store(
+                    pos.hash(),
+                    m.to_bits(),
+                    to_tt(value, ply),
+                    raw_eval,
+                    depth - 3,
+                    Bound::Lower,
+                );
+                return Some(value);
+            }
+        }
+        None
     }
 
     /// Capture-history bookkeeping of a cutoff: a bonus for the move if it is noisy, and a

@@ -38,6 +38,10 @@ pub struct SearchFeatures {
     pub drop_lmr: bool,
     /// Late-move reductions at expected cut nodes add two plies instead of one.
     pub deep_cut_node_lmr: bool,
+    /// Shallow nodes far below alpha are settled by quiescence ("razoring").
+    pub razoring: bool,
+    /// A capture that beats beta by a margin in a reduced search cuts the node ("probcut").
+    pub probcut: bool,
 }
 
 impl Default for SearchFeatures {
@@ -58,13 +62,15 @@ impl Default for SearchFeatures {
             node_time_management: false,
             drop_lmr: false,
             deep_cut_node_lmr: false,
+            razoring: false,
+            probcut: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 17] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -80,6 +86,8 @@ impl SearchFeatures {
         "node_time_management",
         "drop_lmr",
         "deep_cut_node_lmr",
+        "razoring",
+        "probcut",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -99,6 +107,8 @@ impl SearchFeatures {
             "node_time_management" => &mut self.node_time_management,
             "drop_lmr" => &mut self.drop_lmr,
             "deep_cut_node_lmr" => &mut self.deep_cut_node_lmr,
+            "razoring" => &mut self.razoring,
+            "probcut" => &mut self.probcut,
             _ => return None,
         })
     }
@@ -167,9 +177,7 @@ mod tests {
                 .unwrap()
                 .table_move_first
         );
-        assert!(SearchFeatures::default()
-            .with_changes("razoring=off")
-            .is_err());
+        assert!(SearchFeatures::default().with_changes("razor=off").is_err());
         assert!(SearchFeatures::default().with_changes("null_move").is_err());
         assert!(SearchFeatures::default()
             .with_changes("null_move=maybe")

@@ -86,6 +86,10 @@ search_params! {
     aspiration_delta: 18, 8..=40, step 2;
     /// Quiescence futility: captures whose gain stays this far below alpha are skipped.
     qs_futility: 200, 80..=400, step 15;
+    /// Razoring: a node whose eval is below alpha by this per ply (depth ≤ 3) asks quiescence.
+    razor_margin: 300, 100..=600, step 25;
+    /// Probcut: captures that beat beta by this in a reduced search cut the node.
+    probcut_margin: 200, 80..=400, step 15;
     /// History bonus of a cutoff at depth d: `min(quadratic·d² + linear·d, max)`.
     history_quadratic: 16, 4..=32, step 2;
     /// History bonus: linear term.
