@@ -3,105 +3,40 @@
 //! plays its games again), devices are refused as data files, data of the other game is named,
 //! stdout errors are handled, and degenerate arguments are refused.
 
+mod common;
+
+use common::{classical_match, datagen_within, run_args, scratch_dir, strings, text, with, BIN};
+use sente_data::scan::scan;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_datagen");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-datagen-odd-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run_args(game: &str, games: u64, out: &Path) -> Vec<String> {
-    let games = games.to_string();
-    [
-        "run",
-        "--game",
-        game,
-        "--games",
-        &games,
-        "--nodes",
-        "300",
-        "--verify-nodes",
-        "200",
-        "--seed",
-        "5",
-        "--threads",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
-}
-
-/// Runs datagen with a deadline (a hang or a read-until-OOM fails the test instead of stalling
-/// it).
-fn datagen(args: &[String], limit: Duration) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + limit;
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            child.kill().unwrap();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "datagen {args:?} ran past {limit:?}; stderr: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
-}
+use std::time::Duration;
 
 fn tool(command: &str, game: &str, file: &Path) -> Output {
-    let args: Vec<String> = [command, "--game", game, file.to_str().unwrap()]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    datagen(&args, Duration::from_secs(60))
+    let args = strings(&[command, "--game", game, file.to_str().unwrap()]);
+    datagen_within(&args, Duration::from_secs(60))
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Byte offsets of the chunks of a valid file (header: payload length at byte 28).
-fn chunk_offsets(bytes: &[u8]) -> Vec<usize> {
-    let mut offsets = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        offsets.push(at);
-        let len = u32::from_le_bytes(bytes[at + 28..at + 32].try_into().unwrap()) as usize;
-        at += 40 + len;
-    }
-    offsets
+/// A small run of `games` games into `dir`, which must succeed within two minutes; its data file.
+fn small_run(game: &str, games: u64, dir: &Path) -> PathBuf {
+    let out = datagen_within(&run_args(game, games, dir), Duration::from_secs(120));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    dir.join("data.bin")
 }
 
 #[test]
 fn a_damaged_chunk_in_the_middle_loses_no_intact_data() {
-    let reference_dir = scratch("reference");
-    let out = datagen(
+    let reference_dir = scratch_dir("odd-reference");
+    let out = datagen_within(
         &run_args("chess", 320, &reference_dir),
         Duration::from_secs(300),
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let reference = std::fs::read(reference_dir.join("data.bin")).unwrap();
-    let offsets = chunk_offsets(&reference);
+    let offsets: Vec<usize> = scan(&reference).chunks.iter().map(|c| c.offset).collect();
     assert_eq!(offsets.len(), 10);
 
     // One flipped byte in the payload of chunk 4 of 10.
-    let dir = scratch("damaged");
+    let dir = scratch_dir("odd-damaged");
     std::fs::copy(reference_dir.join("run.txt"), dir.join("run.txt")).unwrap();
     let mut damaged = reference.clone();
     damaged[offsets[3] + 40 + 300] ^= 0x10;
@@ -131,7 +66,7 @@ fn a_damaged_chunk_in_the_middle_loses_no_intact_data() {
 
     // Resuming keeps the damaged bytes aside, plays chunk 4's games again and ends with the
     // file an undamaged run writes.
-    let resumed = datagen(&run_args("chess", 320, &dir), Duration::from_secs(300));
+    let resumed = datagen_within(&run_args("chess", 320, &dir), Duration::from_secs(300));
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));
     let log = text(&resumed.stderr);
     assert!(!log.contains("incomplete chunk"), "{log}");
@@ -153,7 +88,7 @@ fn a_damaged_chunk_in_the_middle_loses_no_intact_data() {
     let mut bad_header = reference.clone();
     bad_header[offsets[3] + 17] ^= 0x02;
     std::fs::write(&data, &bad_header).unwrap();
-    let resumed = datagen(&run_args("chess", 320, &dir), Duration::from_secs(300));
+    let resumed = datagen_within(&run_args("chess", 320, &dir), Duration::from_secs(300));
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));
     assert_eq!(std::fs::read(&data).unwrap(), reference);
     assert_eq!(
@@ -176,13 +111,11 @@ fn a_damaged_chunk_in_the_middle_loses_no_intact_data() {
 
 #[test]
 fn devices_are_refused_as_data_files() {
-    let dir = scratch("device");
-    let out = datagen(&run_args("chess", 2, &dir), Duration::from_secs(120));
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let data = dir.join("data.bin");
+    let dir = scratch_dir("odd-device");
+    let data = small_run("chess", 2, &dir);
     std::fs::remove_file(&data).unwrap();
     std::os::unix::fs::symlink("/dev/full", &data).unwrap();
-    let out = datagen(&run_args("chess", 2, &dir), Duration::from_secs(20));
+    let out = datagen_within(&run_args("chess", 2, &dir), Duration::from_secs(20));
     assert!(!out.status.success());
     assert!(
         text(&out.stderr).contains("not a regular file"),
@@ -202,10 +135,8 @@ fn devices_are_refused_as_data_files() {
 
 #[test]
 fn data_of_the_other_game_is_named() {
-    let dir = scratch("other-game");
-    let out = datagen(&run_args("shogi", 4, &dir), Duration::from_secs(120));
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let data = dir.join("data.bin");
+    let dir = scratch_dir("odd-other-game");
+    let data = small_run("shogi", 4, &dir);
     for command in ["stats", "verify", "positions"] {
         let out = tool(command, "chess", &data);
         assert!(!out.status.success(), "{command}");
@@ -221,10 +152,8 @@ fn data_of_the_other_game_is_named() {
 
 #[test]
 fn stdout_errors_are_handled() {
-    let dir = scratch("stdout");
-    let out = datagen(&run_args("chess", 4, &dir), Duration::from_secs(120));
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let data = dir.join("data.bin");
+    let dir = scratch_dir("odd-stdout");
+    let data = small_run("chess", 4, &dir);
     for command in ["stats", "verify", "positions"] {
         // A full disk: a clear error and a failure status.
         let full = std::fs::OpenOptions::new()
@@ -259,41 +188,19 @@ fn stdout_errors_are_handled() {
 
 #[test]
 fn degenerate_arguments_are_refused() {
-    let dir = scratch("degenerate");
+    let dir = scratch_dir("odd-degenerate");
     for (flag, value) in [("--nodes", "0"), ("--threads", "0")] {
-        let mut args = run_args("chess", 2, &dir);
-        let at = args.iter().position(|a| a == flag).unwrap();
-        args[at + 1] = value.into();
-        let out = datagen(&args, Duration::from_secs(20));
-        assert!(!out.status.success(), "run {flag} 0");
-        assert!(
-            text(&out.stderr).contains(&format!("{flag} must be at least 1")),
-            "{}",
-            text(&out.stderr)
-        );
-        let args: Vec<String> = [
-            "match",
-            "--game",
-            "chess",
-            "--a",
-            "classical",
-            "--b",
-            "classical",
-            "--pairs",
-            "1",
-            flag,
-            value,
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let out = datagen(&args, Duration::from_secs(20));
-        assert!(!out.status.success(), "match {flag} 0");
-        assert!(
-            text(&out.stderr).contains(&format!("{flag} must be at least 1")),
-            "{}",
-            text(&out.stderr)
-        );
+        let run = with(run_args("chess", 2, &dir), flag, value);
+        let one_pair = with(classical_match("chess"), "--pairs", "1");
+        for (command, args) in [("run", run), ("match", with(one_pair, flag, value))] {
+            let out = datagen_within(&args, Duration::from_secs(20));
+            assert!(!out.status.success(), "{command} {flag} 0");
+            assert!(
+                text(&out.stderr).contains(&format!("{flag} must be at least 1")),
+                "{}",
+                text(&out.stderr)
+            );
+        }
     }
     let _ = std::fs::remove_dir_all(dir);
 }

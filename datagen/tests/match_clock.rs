@@ -2,10 +2,12 @@
 //! clocks kept by the runner and nobody oversteps by much; a player that cannot keep to its clock
 //! loses on time and is counted.
 
+mod common;
+
+use common::{classical_match, failure, ok, with};
 use datagen::players::load_eval;
 use sente::game::Game;
 use sente::selfplay::{run_match, GameEnd, GameRecord, MatchConfig, PlayerConfig, TimeControl};
-use std::process::Command;
 use std::sync::Mutex;
 
 type Chess = sente::chess::Position;
@@ -130,38 +132,21 @@ fn a_match_without_clocks_reports_no_forfeits() {
 
 #[test]
 fn the_command_line_plays_on_a_clock_and_rejects_bad_time_controls() {
-    let bin = env!("CARGO_BIN_EXE_datagen");
-    let base = [
-        "match",
-        "--game",
-        "chess",
-        "--a",
-        "classical",
-        "--b",
-        "classical",
-    ];
-    let output = Command::new(bin)
-        .args(base)
-        .args(["--pairs", "1", "--tc", "1+0.01"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{output:?}");
+    let one_pair = with(classical_match("chess"), "--pairs", "1");
+    let stdout = ok(&with(one_pair.clone(), "--tc", "1+0.01"));
     assert!(stdout.contains("2 games"), "{stdout}");
     assert!(stdout.contains("losses on time: classical"), "{stdout}");
     for bad in ["1+x", "0+1", "-5"] {
-        let output = Command::new(bin)
-            .args(base)
-            .args(["--pairs", "1", &format!("--tc={bad}")])
-            .output()
-            .unwrap();
-        assert!(!output.status.success(), "{bad}");
-        assert!(String::from_utf8_lossy(&output.stderr).contains("time control"));
+        // `--tc=-5`, not `--tc -5`, which would read as an option.
+        let mut args = one_pair.clone();
+        args.push(format!("--tc={bad}"));
+        let error = failure(&args);
+        assert!(error.contains("time control"), "{bad}: {error}");
     }
-    let both = Command::new(bin)
-        .args(base)
-        .args(["--tc", "1+0.01", "--nodes", "100"])
-        .output()
-        .unwrap();
-    assert!(!both.status.success());
+    let both = with(
+        with(classical_match("chess"), "--tc", "1+0.01"),
+        "--nodes",
+        "100",
+    );
+    failure(&both);
 }

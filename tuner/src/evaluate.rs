@@ -3,10 +3,10 @@
 
 use crate::batch::Batch;
 use crate::data::{for_each_training_position, warn_unreplayable, Filter, TargetBlend};
-use datagen::format::GameRecord;
 use rayon::prelude::*;
 use sente::eval::Evaluator;
 use sente::nnue::{simd, Network, NnueGame, SimdLevel};
+use sente_data::stored_game::StoredGame;
 
 /// Mean loss of the quantized `net` over `batch`, computed with the engine's kernels.
 pub fn quantized_loss(net: &Network, batch: &Batch) -> f32 {
@@ -40,7 +40,7 @@ pub fn quantized_loss(net: &Network, batch: &Batch) -> f32 {
 /// Mean loss of the game's classical (static) evaluator over the usable positions of `games`:
 /// the baseline a trained net has to beat.
 pub fn classical_loss<G: NnueGame>(
-    games: &[GameRecord],
+    games: &[StoredGame],
     filter: &Filter,
     blend: &TargetBlend,
 ) -> (f32, usize) {

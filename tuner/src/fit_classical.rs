@@ -14,13 +14,13 @@
 use crate::adamw::AdamW;
 use crate::data::{for_each_training_position, load_games, warn_unreplayable, Filter, TargetBlend};
 use anyhow::{bail, Context, Result};
-use datagen::format::GameRecord;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use sente::eval::Evaluator;
 use sente::game::{Game, Side};
 use sente::nnue::NnueGame;
+use sente_data::stored_game::StoredGame;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -259,7 +259,7 @@ impl Rows {
 
 /// The coefficient rows and targets of every usable position of `games` (the default training
 /// filter), extracted in parallel, in game order.
-pub fn extract_rows<G: ClassicalFit>(games: &[&GameRecord], blend: &TargetBlend) -> Rows {
+pub fn extract_rows<G: ClassicalFit>(games: &[&StoredGame], blend: &TargetBlend) -> Rows {
     let parts: Vec<Rows> = games
         .par_chunks(64)
         .map(|chunk| {
@@ -314,7 +314,7 @@ pub fn loss(rows: &Rows, w: &[f32], scale: f32) -> f64 {
 
 /// The mean loss of the engine's own (integer, clamped) evaluator with the rounded parameters
 /// `w` over the usable positions of `games`.
-pub fn engine_loss<G: ClassicalFit>(games: &[&GameRecord], blend: &TargetBlend, w: &[f32]) -> f64 {
+pub fn engine_loss<G: ClassicalFit>(games: &[&StoredGame], blend: &TargetBlend, w: &[f32]) -> f64 {
     let eval = G::classical_from_vector(w);
     let parts: Vec<(f64, usize)> = games
         .par_chunks(64)

@@ -3,10 +3,11 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use datagen::pool::expand_data_paths;
 use sente::dispatch_game;
 use sente::game::GameKind;
 use sente::nnue::{Network, NnueGame};
+use sente_data::data_paths::expand_data_paths;
+use sente_data::file::check_regular_file;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tuner::checkpoint::Checkpoint;
@@ -186,7 +187,7 @@ fn eval_model<G: NnueGame>(model: &Path, data: &[PathBuf], lambda: f32) -> Resul
         return Err(no_position());
     }
     let loss = if model.extension().is_some_and(|e| e == "nnue") {
-        datagen::inspect::check_regular_file(model)?;
+        check_regular_file(model)?;
         let net = Network::load(model, &G::ARCH)?;
         quantized_loss(&net, &batch)
     } else {

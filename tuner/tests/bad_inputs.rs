@@ -6,12 +6,16 @@
 
 mod support;
 
-use datagen::format::{encode_chunk, parse_chunk, scan, GameRecord, GAME_CHESS};
+use sente::game::GameKind;
+use sente_data::chunk::{encode_chunk, read_chunk};
+use sente_data::scan::scan;
+use sente_data::stored_game::StoredGame;
+use std::ffi::OsStr;
+use std::fmt::Debug;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
-
-const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
+use std::time::Duration;
+use support::{eval_args, text, tuner_within, with, TUNER};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = support::scratch("tuner-bad", name);
@@ -19,27 +23,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Runs the tuner with a deadline (a hang or a read-until-OOM fails the test).
-fn tuner(args: &[&str]) -> Output {
-    let mut child = Command::new(TUNER)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("tuner {args:?} ran past its deadline");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+/// Runs the tuner with a one-minute deadline.
+fn tuner<S: AsRef<OsStr> + Debug>(args: &[S]) -> Output {
+    tuner_within(args, Duration::from_secs(60))
 }
 
 fn s(path: &Path) -> &str {
@@ -48,7 +34,7 @@ fn s(path: &Path) -> &str {
 
 /// `tuner eval --game chess classical --data FILE`: the position count it reports.
 fn classical_count(data: &Path) -> (usize, Output) {
-    let out = tuner(&["eval", "--game", "chess", "classical", "--data", s(data)]);
+    let out = tuner(&eval_args("classical", &[data]));
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let count = stdout
@@ -60,8 +46,8 @@ fn classical_count(data: &Path) -> (usize, Output) {
     (count, out)
 }
 
-fn train_args<'a>(data: &'a Path, out: &'a Path, superbatches: &'a str) -> Vec<&'a str> {
-    vec![
+fn train_args(data: &Path, out: &Path, superbatches: &str) -> Vec<String> {
+    [
         "train",
         "--game",
         "chess",
@@ -78,6 +64,8 @@ fn train_args<'a>(data: &'a Path, out: &'a Path, superbatches: &'a str) -> Vec<&
         "--out",
         s(out),
     ]
+    .map(String::from)
+    .to_vec()
 }
 
 #[test]
@@ -118,24 +106,8 @@ fn damaged_chunks_other_games_and_unreplayable_games_are_reported() {
 
     // Shogi data given as chess data: an error naming the file and the game it holds.
     let shogi_dir = scratch("shogi");
-    let config = datagen::generate::GenerateConfig {
-        game: sente::game::GameKind::Shogi,
-        games: Some(2),
-        positions: None,
-        nodes: 200,
-        seed: 1,
-        random_plies: 8,
-        verify_nodes: 0,
-        verify_margin: 300,
-        adjudication: Default::default(),
-        evaluator: "classical".into(),
-        dfrc: false,
-    };
-    let eval = datagen::players::load_eval::<sente::shogi::Position>("classical").unwrap();
-    datagen::generate::generate::<sente::shogi::Position, _>(&eval, &config, 2, &shogi_dir)
-        .unwrap();
-    let shogi = shogi_dir.join("data.bin");
-    let out = tuner(&["eval", "--game", "chess", "classical", "--data", s(&shogi)]);
+    let shogi = support::game_data::<sente::shogi::Position>(&shogi_dir, 2, 200, 1);
+    let out = tuner(&eval_args("classical", &[&shogi]));
     assert!(!out.status.success());
     let message = text(&out.stderr);
     assert!(
@@ -147,12 +119,11 @@ fn damaged_chunks_other_games_and_unreplayable_games_are_reported() {
     assert!(text(&out.stderr).contains("holds shogi data, not chess"));
 
     // A game that does not replay is named with its file and index.
-    let (info, payload) = parse_chunk(&bytes, 0).unwrap();
-    let mut games: Vec<GameRecord> = datagen::format::decode_games(&info, payload).unwrap();
+    let (_, mut games): (_, Vec<StoredGame>) = read_chunk(&bytes, 0).unwrap();
     games.truncate(3);
     games[1].moves[4] = 0;
     let bad_game = dir.join("bad-game.bin");
-    std::fs::write(&bad_game, encode_chunk(GAME_CHESS, 0, &games)).unwrap();
+    std::fs::write(&bad_game, encode_chunk(GameKind::Chess.id(), 0, &games)).unwrap();
     let (_, out) = classical_count(&bad_game);
     let warning = text(&out.stderr);
     assert!(
@@ -162,14 +133,7 @@ fn damaged_chunks_other_games_and_unreplayable_games_are_reported() {
 
     // Devices are refused.
     for args in [
-        vec![
-            "eval",
-            "--game",
-            "chess",
-            "classical",
-            "--data",
-            "/dev/zero",
-        ],
+        eval_args("classical", &[Path::new("/dev/zero")]),
         train_args(Path::new("/dev/zero"), &train_out, "1"),
     ] {
         let out = tuner(&args);
@@ -202,14 +166,7 @@ fn checkpoints_disk_full_plots_stdout_and_arguments() {
         message.contains(s(&checkpoint)) && message.contains("damaged"),
         "{message}"
     );
-    let out = tuner(&[
-        "eval",
-        "--game",
-        "chess",
-        s(&checkpoint),
-        "--data",
-        s(&data),
-    ]);
+    let out = tuner(&eval_args(s(&checkpoint), &[&data]));
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("damaged"));
 
@@ -241,13 +198,13 @@ fn checkpoints_disk_full_plots_stdout_and_arguments() {
     let net = plot_dir.join("sente-net.nnue");
 
     // stdout: a full disk is an error, a closed pipe a quiet exit.
-    let eval_args = ["eval", "--game", "chess", s(&net), "--data", s(&data)];
+    let net_eval = eval_args(s(&net), &[&data]);
     let full = std::fs::OpenOptions::new()
         .write(true)
         .open("/dev/full")
         .unwrap();
     let out = Command::new(TUNER)
-        .args(eval_args)
+        .args(&net_eval)
         .stdout(full)
         .output()
         .unwrap();
@@ -258,7 +215,7 @@ fn checkpoints_disk_full_plots_stdout_and_arguments() {
         "{message}"
     );
     let mut child = Command::new(TUNER)
-        .args(eval_args)
+        .args(&net_eval)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -278,16 +235,12 @@ fn checkpoints_disk_full_plots_stdout_and_arguments() {
         ("--batches", "train"),
         ("--threads", "eval"),
     ] {
-        let mut args = if command == "train" {
+        let args = if command == "train" {
             train_args(&data, &out_dir, "1")
         } else {
-            eval_args.to_vec()
+            net_eval.clone()
         };
-        match args.iter().position(|a| *a == flag) {
-            Some(at) => args[at + 1] = "0",
-            None => args.extend([flag, "0"]),
-        }
-        let out = tuner(&args);
+        let out = tuner(&with(args, flag, "0"));
         assert!(!out.status.success(), "{command} {flag} 0");
         assert!(
             text(&out.stderr).contains("must be at least 1"),

@@ -1,11 +1,19 @@
-//! Helpers shared by the tuner's integration tests: scratch directories and small chess data
-//! sets made by the real datagen.
+//! Helpers shared by the tuner's integration tests: scratch directories, small data sets made by
+//! the real datagen, and the tuner binary run (with a deadline where a hang must fail the test).
+//! Each test file uses a part of them.
+#![allow(dead_code)]
 
 use datagen::generate::{generate, GenerateConfig};
-use datagen::players::load_eval;
-use sente::chess::Position;
+use datagen::players::{load_eval, DatagenGame};
 use sente::selfplay::Adjudication;
+use sente_data::chunk::game_kind;
+use std::ffi::OsStr;
+use std::fmt::Debug;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+pub const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
 
 /// An empty scratch directory `sente-<test>-<name>-<pid>` in the temp dir.
 pub fn scratch(test: &str, name: &str) -> PathBuf {
@@ -14,11 +22,11 @@ pub fn scratch(test: &str, name: &str) -> PathBuf {
     dir
 }
 
-/// `games` chess games at `nodes` nodes per move (classical evaluator, seed `seed`) in `dir`;
+/// `games` games of `G` at `nodes` nodes per move (classical evaluator, seed `seed`) in `dir`;
 /// returns the data file.
-pub fn chess_data(dir: &Path, games: u64, nodes: u64, seed: u64) -> PathBuf {
+pub fn game_data<G: DatagenGame>(dir: &Path, games: u64, nodes: u64, seed: u64) -> PathBuf {
     let config = GenerateConfig {
-        game: sente::game::GameKind::Chess,
+        game: game_kind::<G>(),
         games: Some(games),
         positions: None,
         nodes,
@@ -30,7 +38,76 @@ pub fn chess_data(dir: &Path, games: u64, nodes: u64, seed: u64) -> PathBuf {
         evaluator: "classical".into(),
         dfrc: false,
     };
-    let eval = load_eval::<Position>("classical").unwrap();
-    generate::<Position, _>(&eval, &config, 2, dir).unwrap();
+    let eval = load_eval::<G>("classical").unwrap();
+    generate::<G, _>(&eval, &config, 2, dir).unwrap();
     dir.join("data.bin")
+}
+
+/// `game_data` of chess.
+pub fn chess_data(dir: &Path, games: u64, nodes: u64, seed: u64) -> PathBuf {
+    game_data::<sente::chess::Position>(dir, games, nodes, seed)
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs the tuner to the end.
+pub fn tuner<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    Command::new(TUNER).args(args).output().unwrap()
+}
+
+/// Runs the tuner with a deadline (a hang or a read-until-OOM fails the test).
+pub fn tuner_within<S: AsRef<OsStr> + Debug>(args: &[S], limit: Duration) -> Output {
+    let mut child = Command::new(TUNER)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("tuner {args:?} ran past {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Runs the tuner, which must succeed; its stdout.
+pub fn ok<S: AsRef<OsStr> + Debug>(args: &[S]) -> String {
+    let out = tuner(args);
+    assert!(
+        out.status.success(),
+        "tuner {args:?} failed: {}",
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+/// Runs the tuner, which must fail; its stderr.
+pub fn failure<S: AsRef<OsStr> + Debug>(args: &[S]) -> String {
+    let out = tuner(args);
+    assert!(!out.status.success(), "tuner {args:?} should have failed");
+    text(&out.stderr)
+}
+
+/// `tuner eval --game chess MODEL --data FILES…` (MODEL: a net, a checkpoint or `classical`).
+pub fn eval_args(model: &str, data: &[&Path]) -> Vec<String> {
+    let mut args: Vec<String> = ["eval", "--game", "chess", model, "--data"]
+        .map(String::from)
+        .to_vec();
+    args.extend(data.iter().map(|p| p.to_str().unwrap().to_string()));
+    args
+}
+
+/// `args` with `flag` set to `value` (replaced if present, else added).
+pub fn with(mut args: Vec<String>, flag: &str, value: &str) -> Vec<String> {
+    match args.iter().position(|a| a == flag) {
+        Some(at) => args[at + 1] = value.to_string(),
+        None => args.extend([flag.to_string(), value.to_string()]),
+    }
+    args
 }
