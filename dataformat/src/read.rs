@@ -118,9 +118,9 @@ mod tests {
         // Chess expected: the shogi chunk is skipped too.
         let chess_only = indices(&path, Some(GameKind::Chess)).unwrap();
         assert_eq!(chess_only, (vec![0, 1, 4], 3));
-        // Shogi expected: one shogi chunk among chess ones is read.
+        // Shogi expected: one shogi chunk among chess ones is read, the two chess ones skipped.
         let shogi_only = indices(&path, Some(GameKind::Shogi)).unwrap();
-        assert_eq!(shogi_only, (vec![2], 3));
+        assert_eq!(shogi_only, (vec![2], 4));
         std::fs::remove_file(&path).unwrap();
     }
 

@@ -233,9 +233,7 @@ fn run() -> Result<()> {
             if mirror && game == GameKind::Chess {
                 bail!("--mirror: chess has no exact left-right symmetry (castling); its features already mirror by the king's file");
             }
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads.max(1))
-                .build_global()?;
+            use_threads(threads)?;
             if !(0.0..=1.0).contains(&wdl) {
                 bail!("--wdl must be within 0..1");
             }
@@ -284,9 +282,7 @@ fn run() -> Result<()> {
             wdl,
             threads,
         } => {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads.max(1))
-                .build_global()?;
+            use_threads(threads)?;
             dispatch_game!(game, G => eval_model::<G>(&model, &expand_data_paths(&data)?, wdl))
         }
         Command::FitClassical {
@@ -300,9 +296,7 @@ fn run() -> Result<()> {
             threads,
             out,
         } => {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads.max(1))
-                .build_global()?;
+            use_threads(threads)?;
             let options = FitOptions {
                 data: expand_data_paths(&data)?,
                 lambda: wdl,
@@ -335,6 +329,14 @@ fn main() {
         eprintln!("tuner: error: {e:#}");
         std::process::exit(1);
     }
+}
+
+/// Runs rayon's work on `threads` threads.
+fn use_threads(threads: usize) -> Result<()> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build_global()?;
+    Ok(())
 }
 
 /// Thread counts, batch sizes and the like: at least 1.
