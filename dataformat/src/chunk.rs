@@ -162,17 +162,7 @@ pub fn game_id<G: Game>() -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stored_game::{RESULT_DRAW, RESULT_FIRST_WINS, SCORE_NONE};
-
-    fn game(i: u16) -> StoredGame {
-        StoredGame {
-            start: format!("start {i}"),
-            moves: vec![i, i + 1, 700],
-            scores: vec![10, SCORE_NONE, -5000],
-            result: RESULT_DRAW,
-            end: 3,
-        }
-    }
+    use crate::stored_game::{sample_game as game, RESULT_FIRST_WINS};
 
     #[test]
     fn a_chunk_round_trips_and_its_checks_fail_on_damage() {

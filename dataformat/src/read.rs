@@ -73,17 +73,7 @@ pub fn read_games(
 mod tests {
     use super::*;
     use crate::chunk::encode_chunk;
-    use crate::stored_game::{RESULT_DRAW, SCORE_NONE};
-
-    fn game(i: u16) -> StoredGame {
-        StoredGame {
-            start: format!("start {i}"),
-            moves: vec![i],
-            scores: vec![SCORE_NONE],
-            result: RESULT_DRAW,
-            end: 3,
-        }
-    }
+    use crate::stored_game::sample_game as game;
 
     /// A scratch file holding `bytes`.
     fn file_with(name: &str, bytes: &[u8]) -> std::path::PathBuf {

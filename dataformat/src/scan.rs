@@ -162,17 +162,7 @@ pub fn scan(bytes: &[u8]) -> Scan {
 mod tests {
     use super::*;
     use crate::chunk::{encode_chunk, read_chunk};
-    use crate::stored_game::{StoredGame, RESULT_DRAW, SCORE_NONE};
-
-    fn game(i: u16) -> StoredGame {
-        StoredGame {
-            start: format!("start {i}"),
-            moves: vec![i, i + 1, 700],
-            scores: vec![10, SCORE_NONE, -5000],
-            result: RESULT_DRAW,
-            end: 3,
-        }
-    }
+    use crate::stored_game::{sample_game as game, StoredGame};
 
     /// A file of `chunks` chunks of three games each, and its games.
     fn file_of(chunks: usize) -> (Vec<u8>, Vec<StoredGame>) {

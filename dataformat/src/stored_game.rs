@@ -76,6 +76,19 @@ pub enum RecordError {
     BadResult(u8),
 }
 
+/// A game for tests of the file format (it does not replay): start text `start {i}`, moves
+/// `i`, `i + 1` and 700, one of them unsearched.
+#[cfg(test)]
+pub(crate) fn sample_game(i: u16) -> StoredGame {
+    StoredGame {
+        start: format!("start {i}"),
+        moves: vec![i, i + 1, 700],
+        scores: vec![10, SCORE_NONE, -5000],
+        result: RESULT_DRAW,
+        end: 3,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{classical_match, data_of, datagen, ok, run_args, scratch, with};
+use common::{classical_match, data_of, run_args, scratch, with, DATAGEN};
 use datagen::book::Book;
 use datagen::players::load_eval;
 use sente::game::{Game, GameMove};
@@ -27,7 +27,7 @@ fn run(game: &str, book: &Path, games: u64, plies: u32, threads: usize, out: &Pa
     let mut args = with(run_args(game, games, out), "--nodes", "200");
     args = with(args, "--book", book.to_str().unwrap());
     args = with(args, "--random-plies", &plies.to_string());
-    datagen(&with(args, "--threads", &threads.to_string()))
+    DATAGEN.run(&with(args, "--threads", &threads.to_string()))
 }
 
 fn check_sample_book<G: NnueGame>(game: &str) {
@@ -133,7 +133,7 @@ fn check_book_games<G: Game>(game: &str) {
     let on_top = starts_of(&one);
     assert!(on_top.iter().any(|s| !positions.contains(s)));
     assert_ne!(data_of(&one), data_of(&exact));
-    ok(&[
+    DATAGEN.ok(&[
         "verify",
         "--game",
         game,
@@ -230,7 +230,7 @@ fn match_games_start_from_book_lines() {
     // The command line: a book match runs, a bad book is refused.
     let mut args = with(classical_match("shogi"), "--pairs", "1");
     args = with(with(args, "--nodes", "100"), "--random-plies", "2");
-    let output = datagen(&with(
+    let output = DATAGEN.run(&with(
         args,
         "--book",
         sample_book("shogi").to_str().unwrap(),
@@ -240,7 +240,7 @@ fn match_games_start_from_book_lines() {
     let bad = scratch("book-bad-match-book");
     std::fs::create_dir_all(&bad).unwrap();
     std::fs::write(bad.join("b.txt"), "7g7f\n7g7f 7g7f\n").unwrap();
-    let output = datagen(&with(
+    let output = DATAGEN.run(&with(
         classical_match("shogi"),
         "--book",
         bad.join("b.txt").to_str().unwrap(),

@@ -5,20 +5,46 @@
 
 mod common;
 
-use common::{classical_match, datagen_within, run_args, scratch_dir, strings, text, with, BIN};
+use common::{classical_match, run_args, scratch_dir, strings, with, DATAGEN};
 use sente_data::scan::scan;
+use sente_testkit::{text, Program};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::Duration;
+
+/// datagen, killed (and the test failed) after `seconds`: a hang or a read-until-OOM fails the
+/// test instead of stalling it.
+fn within(seconds: u64) -> Program {
+    DATAGEN.within(Duration::from_secs(seconds))
+}
+
+/// The commands that read data files.
+const READERS: [&str; 3] = ["stats", "verify", "positions"];
+
+/// Each reader's error on `file` as `game` data (each must fail).
+fn refusals(game: &str, file: &Path) -> Vec<(&'static str, String)> {
+    READERS
+        .into_iter()
+        .map(|command| {
+            let out = tool(command, game, file);
+            assert!(
+                !out.status.success(),
+                "{command} accepted {}",
+                file.display()
+            );
+            (command, text(&out.stderr))
+        })
+        .collect()
+}
 
 fn tool(command: &str, game: &str, file: &Path) -> Output {
     let args = strings(&[command, "--game", game, file.to_str().unwrap()]);
-    datagen_within(&args, Duration::from_secs(60))
+    within(60).run(&args)
 }
 
 /// A small run of `games` games into `dir`, which must succeed within two minutes; its data file.
 fn small_run(game: &str, games: u64, dir: &Path) -> PathBuf {
-    let out = datagen_within(&run_args(game, games, dir), Duration::from_secs(120));
+    let out = within(120).run(&run_args(game, games, dir));
     assert!(out.status.success(), "{}", text(&out.stderr));
     dir.join("data.bin")
 }
@@ -26,10 +52,7 @@ fn small_run(game: &str, games: u64, dir: &Path) -> PathBuf {
 #[test]
 fn a_damaged_chunk_in_the_middle_loses_no_intact_data() {
     let reference_dir = scratch_dir("odd-reference");
-    let out = datagen_within(
-        &run_args("chess", 320, &reference_dir),
-        Duration::from_secs(300),
-    );
+    let out = within(300).run(&run_args("chess", 320, &reference_dir));
     assert!(out.status.success(), "{}", text(&out.stderr));
     let reference = std::fs::read(reference_dir.join("data.bin")).unwrap();
     let offsets: Vec<usize> = scan(&reference).chunks.iter().map(|c| c.offset).collect();
@@ -66,7 +89,7 @@ fn a_damaged_chunk_in_the_middle_loses_no_intact_data() {
 
     // Resuming keeps the damaged bytes aside, plays chunk 4's games again and ends with the
     // file an undamaged run writes.
-    let resumed = datagen_within(&run_args("chess", 320, &dir), Duration::from_secs(300));
+    let resumed = within(300).run(&run_args("chess", 320, &dir));
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));
     let log = text(&resumed.stderr);
     assert!(!log.contains("incomplete chunk"), "{log}");
@@ -88,7 +111,7 @@ fn a_damaged_chunk_in_the_middle_loses_no_intact_data() {
     let mut bad_header = reference.clone();
     bad_header[offsets[3] + 17] ^= 0x02;
     std::fs::write(&data, &bad_header).unwrap();
-    let resumed = datagen_within(&run_args("chess", 320, &dir), Duration::from_secs(300));
+    let resumed = within(300).run(&run_args("chess", 320, &dir));
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));
     assert_eq!(std::fs::read(&data).unwrap(), reference);
     assert_eq!(
@@ -115,20 +138,15 @@ fn devices_are_refused_as_data_files() {
     let data = small_run("chess", 2, &dir);
     std::fs::remove_file(&data).unwrap();
     std::os::unix::fs::symlink("/dev/full", &data).unwrap();
-    let out = datagen_within(&run_args("chess", 2, &dir), Duration::from_secs(20));
+    let out = within(20).run(&run_args("chess", 2, &dir));
     assert!(!out.status.success());
     assert!(
         text(&out.stderr).contains("not a regular file"),
         "{}",
         text(&out.stderr)
     );
-    for command in ["stats", "verify", "positions"] {
-        let out = tool(command, "chess", Path::new("/dev/zero"));
-        assert!(!out.status.success(), "{command}");
-        assert!(
-            text(&out.stderr).contains("not a regular file"),
-            "{command}"
-        );
+    for (command, error) in refusals("chess", Path::new("/dev/zero")) {
+        assert!(error.contains("not a regular file"), "{command}: {error}");
     }
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -137,14 +155,10 @@ fn devices_are_refused_as_data_files() {
 fn data_of_the_other_game_is_named() {
     let dir = scratch_dir("odd-other-game");
     let data = small_run("shogi", 4, &dir);
-    for command in ["stats", "verify", "positions"] {
-        let out = tool(command, "chess", &data);
-        assert!(!out.status.success(), "{command}");
-        let message = text(&out.stderr);
+    for (command, error) in refusals("chess", &data) {
         assert!(
-            message.contains(data.to_str().unwrap())
-                && message.contains("holds shogi data, not chess"),
-            "{command}: {message}"
+            error.contains(data.to_str().unwrap()) && error.contains("holds shogi data, not chess"),
+            "{command}: {error}"
         );
     }
     let _ = std::fs::remove_dir_all(dir);
@@ -154,34 +168,8 @@ fn data_of_the_other_game_is_named() {
 fn stdout_errors_are_handled() {
     let dir = scratch_dir("odd-stdout");
     let data = small_run("chess", 4, &dir);
-    for command in ["stats", "verify", "positions"] {
-        // A full disk: a clear error and a failure status.
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let out = Command::new(BIN)
-            .args([command, "--game", "chess", data.to_str().unwrap()])
-            .stdout(full)
-            .output()
-            .unwrap();
-        let message = text(&out.stderr);
-        assert!(!out.status.success(), "{command}");
-        assert!(!message.contains("panicked"), "{command}: {message}");
-        assert!(message.contains("No space left"), "{command}: {message}");
-
-        // A closed pipe (`| head -0`): a quiet exit.
-        let mut child = Command::new(BIN)
-            .args([command, "--game", "chess", data.to_str().unwrap()])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
-        let message = text(&out.stderr);
-        assert!(!message.contains("panicked"), "{command}: {message}");
-        assert!(out.status.success(), "{command}: {message}");
+    for command in READERS {
+        DATAGEN.check_stdout_errors(&[command, "--game", "chess", data.to_str().unwrap()]);
     }
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -193,7 +181,7 @@ fn degenerate_arguments_are_refused() {
         let run = with(run_args("chess", 2, &dir), flag, value);
         let one_pair = with(classical_match("chess"), "--pairs", "1");
         for (command, args) in [("run", run), ("match", with(one_pair, flag, value))] {
-            let out = datagen_within(&args, Duration::from_secs(20));
+            let out = within(20).run(&args);
             assert!(!out.status.success(), "{command} {flag} 0");
             assert!(
                 text(&out.stderr).contains(&format!("{flag} must be at least 1")),

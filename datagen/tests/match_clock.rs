@@ -4,10 +4,10 @@
 
 mod common;
 
-use common::{classical_match, failure, ok, with};
+use common::{classical_match, with, DATAGEN};
 use datagen::players::load_eval;
 use sente::game::Game;
-use sente::selfplay::{run_match, GameEnd, GameRecord, MatchConfig, PlayerConfig, TimeControl};
+use sente::selfplay::{run_match, GameEnd, MatchConfig, PlayerConfig, TimeControl};
 use std::sync::Mutex;
 
 type Chess = sente::chess::Position;
@@ -29,7 +29,7 @@ fn tiny_time_control_games_complete_on_the_clock() {
     let eval = load_eval::<Chess>("classical").unwrap();
     let a = PlayerConfig::with_time_control("a", eval.clone(), tc);
     let b = PlayerConfig::with_time_control("b", eval, tc);
-    let games: Mutex<Vec<GameRecord<Chess>>> = Mutex::new(Vec::new());
+    let games = Mutex::new(Vec::new());
     let report = run_match(&Chess::startpos(), &a, &b, &config(2), &|g| {
         games.lock().unwrap().push(g.clone())
     });
@@ -93,7 +93,7 @@ fn a_player_that_ignores_its_clock_loses_on_time() {
     };
     // The other side has no clock at all.
     let fast = PlayerConfig::with_nodes("fast", eval, 200);
-    let games: Mutex<Vec<GameRecord<Chess>>> = Mutex::new(Vec::new());
+    let games = Mutex::new(Vec::new());
     // From the start position (no random plies), so no game can end before the slow side moves.
     let from_start = MatchConfig {
         opening_plies: 0,
@@ -133,14 +133,14 @@ fn a_match_without_clocks_reports_no_forfeits() {
 #[test]
 fn the_command_line_plays_on_a_clock_and_rejects_bad_time_controls() {
     let one_pair = with(classical_match("chess"), "--pairs", "1");
-    let stdout = ok(&with(one_pair.clone(), "--tc", "1+0.01"));
+    let stdout = DATAGEN.ok(&with(one_pair.clone(), "--tc", "1+0.01"));
     assert!(stdout.contains("2 games"), "{stdout}");
     assert!(stdout.contains("losses on time: classical"), "{stdout}");
     for bad in ["1+x", "0+1", "-5"] {
         // `--tc=-5`, not `--tc -5`, which would read as an option.
         let mut args = one_pair.clone();
         args.push(format!("--tc={bad}"));
-        let error = failure(&args);
+        let error = DATAGEN.failure(&args);
         assert!(error.contains("time control"), "{bad}: {error}");
     }
     let both = with(
@@ -148,5 +148,5 @@ fn the_command_line_plays_on_a_clock_and_rejects_bad_time_controls() {
         "--nodes",
         "100",
     );
-    failure(&both);
+    DATAGEN.failure(&both);
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{data_of, failure, ok, run_args, scratch, with, BIN};
+use common::{data_of, run_args, scratch, with, DATAGEN};
 use sente::dispatch_game;
 use sente::game::{Game, GameKind};
 use std::path::Path;
@@ -17,7 +17,7 @@ fn args(game: &str, threads: usize, out: &Path) -> Vec<String> {
 }
 
 fn run_to_end(game: &str, threads: usize, out: &Path) -> Vec<u8> {
-    ok(&args(game, threads, out));
+    DATAGEN.ok(&args(game, threads, out));
     data_of(out)
 }
 
@@ -33,7 +33,7 @@ fn check(game: &str) {
     );
 
     // Start, wait until at least one chunk is on disk, SIGKILL, then resume.
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(DATAGEN.path)
         .args(args(game, 2, &killed))
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -59,7 +59,7 @@ fn check(game: &str) {
         "resumed run differs"
     );
 
-    ok(&["verify", "--game", game, data.to_str().unwrap()]);
+    DATAGEN.ok(&["verify", "--game", game, data.to_str().unwrap()]);
     check_positions(game, &data);
     for dir in [one, two, killed] {
         let _ = std::fs::remove_dir_all(dir);
@@ -70,7 +70,7 @@ fn check(game: &str) {
 /// engine reads back.
 fn check_positions(game: &str, data: &Path) {
     let listed = |every: &str| {
-        ok(&[
+        DATAGEN.ok(&[
             "positions",
             "--game",
             game,
@@ -107,7 +107,7 @@ fn shogi_runs_are_reproducible_and_resume_after_a_kill() {
 fn a_run_with_other_settings_in_the_same_directory_is_refused() {
     let dir = scratch("repro-mismatch");
     run_to_end("chess", 2, &dir);
-    let error = failure(&with(args("chess", 2, &dir), "--seed", "12"));
+    let error = DATAGEN.failure(&with(args("chess", 2, &dir), "--seed", "12"));
     assert!(error.contains("other settings"), "{error}");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{classical_match, datagen, failure, ok, run_args, scratch, strings, with, BIN};
+use common::{classical_match, run_args, scratch, strings, with, DATAGEN};
 use datagen::digest::collect_games;
 use datagen::match_result::MatchResult;
 use sente::selfplay::Pentanomial;
@@ -17,7 +17,7 @@ use std::process::Command;
 /// `datagen run` with small searches; `shard` like `1/3` or `None`.
 fn run(game: &str, games: u64, shard: Option<&str>, out: &Path) {
     let args = run_args(game, games, out);
-    ok(&match shard {
+    DATAGEN.ok(&match shard {
         Some(shard) => with(args, "--shard", shard),
         None => args,
     });
@@ -72,9 +72,9 @@ fn shards_hold_the_games_of_one_run_and_resume_alone() {
     run("chess", 70, Some("1/3"), &shards[1]);
     assert_eq!(std::fs::read(&data).unwrap(), complete);
     // Another shard (or none) in the same directory is a different run.
-    let error = failure(&with(run_args("chess", 70, &shards[1]), "--shard", "2/3"));
+    let error = DATAGEN.failure(&with(run_args("chess", 70, &shards[1]), "--shard", "2/3"));
     assert!(error.contains("other settings"), "{error}");
-    let error = failure(&[
+    let error = DATAGEN.failure(&[
         "run",
         "--game",
         "chess",
@@ -89,7 +89,7 @@ fn shards_hold_the_games_of_one_run_and_resume_alone() {
         error.contains("--shard splits a fixed game count"),
         "{error}"
     );
-    let error = failure(&[
+    let error = DATAGEN.failure(&[
         "run",
         "--game",
         "chess",
@@ -105,12 +105,12 @@ fn shards_hold_the_games_of_one_run_and_resume_alone() {
     // The digest of the pooled shards equals that of the whole run.
     let pool = dir.join("pool");
     let shard_dirs: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
-    ok(&pool_add(&pool, 3, &shard_dirs));
-    let digest = |input: &Path| ok(&["digest", "--game", "chess", input.to_str().unwrap()]);
+    DATAGEN.ok(&pool_add(&pool, 3, &shard_dirs));
+    let digest = |input: &Path| DATAGEN.ok(&["digest", "--game", "chess", input.to_str().unwrap()]);
     assert_eq!(digest(&pool), digest(&whole));
     assert!(digest(&pool).starts_with("games 70 digest "));
     // Overlapping inputs are an error, not a bigger digest.
-    let error = failure(&[
+    let error = DATAGEN.failure(&[
         "digest",
         "--game",
         "chess",
@@ -136,7 +136,7 @@ fn a_pool_verifies_refuses_and_lists() {
     run("shogi", 2, None, &shogi);
     let pool = dir.join("pool");
     let p = pool.to_str().unwrap();
-    let add = |inputs: &[&Path]| datagen(&pool_add(&pool, 2, inputs));
+    let add = |inputs: &[&Path]| DATAGEN.run(&pool_add(&pool, 2, inputs));
     assert!(add(&[&a]).status.success());
     let manifest = std::fs::read_to_string(pool.join("pool.tsv")).unwrap();
 
@@ -176,7 +176,7 @@ fn a_pool_verifies_refuses_and_lists() {
     refused(&[&bare], "run.txt");
 
     assert!(add(&[&b]).status.success());
-    let listing = ok(&["pool", "list", p]);
+    let listing = DATAGEN.ok(&["pool", "list", p]);
     assert!(listing.contains("total: 2 files, 12 games"), "{listing}");
     assert!(
         listing.contains("\t0/2\t6\t") && listing.contains("\t1/2\t6\t"),
@@ -193,14 +193,16 @@ fn a_pool_verifies_refuses_and_lists() {
     assert_eq!(files, opened.files());
     let mut verify = vec!["verify", "--game", "chess"];
     verify.extend(files.iter().map(|f| f.to_str().unwrap()));
-    assert!(ok(&verify).contains("verified 12 games in 2 files: 0 problems"));
+    assert!(DATAGEN
+        .ok(&verify)
+        .contains("verified 12 games in 2 files: 0 problems"));
     // A damaged manifest is an error naming the line, not a crash.
     std::fs::write(
         pool.join("pool.tsv"),
         manifest.replace("\tclassical\t300\t", "\tclassical\tmany\t"),
     )
     .unwrap();
-    let error = failure(&["pool", "list", p]);
+    let error = DATAGEN.failure(&["pool", "list", p]);
     assert!(
         error.contains("line 3") && error.contains("many"),
         "{error}"
@@ -227,7 +229,7 @@ fn a_sharded_match_merges_to_the_whole_match() {
         if let Some(shard) = shard {
             args = with(args, "--shard", shard);
         }
-        ok(&args);
+        DATAGEN.ok(&args);
         MatchResult::read(result).unwrap()
     };
     let whole = play(None, &dir.join("whole.txt"));
@@ -246,7 +248,7 @@ fn a_sharded_match_merges_to_the_whole_match() {
         .collect();
     let mut args = vec!["match-merge", "--sprt", "0,10"];
     args.extend(files.iter().map(String::as_str));
-    let merged = ok(&args);
+    let merged = DATAGEN.ok(&args);
     // Node-limited games are deterministic: the shards add up to the whole match.
     let mut sum = Pentanomial::default();
     for part in &parts {
@@ -255,7 +257,7 @@ fn a_sharded_match_merges_to_the_whole_match() {
         }
     }
     assert_eq!(sum, whole.pentanomial);
-    let whole_text = ok(&[
+    let whole_text = DATAGEN.ok(&[
         "match-merge",
         "--sprt",
         "0,10",
@@ -267,10 +269,10 @@ fn a_sharded_match_merges_to_the_whole_match() {
         "{merged}"
     );
     // The same shard twice is refused.
-    let error = failure(&["match-merge", &files[0], &files[0]]);
+    let error = DATAGEN.failure(&["match-merge", &files[0], &files[0]]);
     assert!(error.contains("given twice"), "{error}");
     let sharded = with(classical_match("chess"), "--shard", "0/2");
-    let error = failure(&with(sharded, "--sprt", "0,10"));
+    let error = DATAGEN.failure(&with(sharded, "--sprt", "0,10"));
     assert!(error.contains("--sprt"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -286,7 +288,7 @@ fn concurrent_pool_adds_take_turns() {
     let children: Vec<_> = shards
         .iter()
         .map(|shard| {
-            Command::new(BIN)
+            Command::new(DATAGEN.path)
                 .args(pool_add(&pool, 0, &[shard]))
                 .spawn()
                 .unwrap()

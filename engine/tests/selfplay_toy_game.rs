@@ -22,6 +22,11 @@ fn player(name: &str, depth: u32) -> PlayerConfig<LinesEval> {
     }
 }
 
+/// The perfect player (depth 9) and a shallow one (depth 1).
+fn perfect_and_shallow() -> [PlayerConfig<LinesEval>; 2] {
+    [player("perfect", 9), player("shallow", 1)]
+}
+
 #[test]
 fn random_openings_are_seeded_and_playable() {
     let start = TicTacToe::startpos();
@@ -63,10 +68,11 @@ fn perfect_player_never_loses_and_counts_add_up() {
         seed: 3,
         ..MatchConfig::default()
     };
+    let [perfect, shallow] = perfect_and_shallow();
     let report = run_match(
         &TicTacToe::startpos(),
-        &player("perfect", 9),
-        &player("shallow", 1),
+        &perfect,
+        &shallow,
         &config,
         &|record| {
             assert!(record.moves.len() + record.opening.len() <= 9);
@@ -114,13 +120,8 @@ fn perfect_against_shallow_until_decided(concurrency: usize, seed: u64) {
         }),
         ..MatchConfig::default()
     };
-    let report = run_match(
-        &TicTacToe::startpos(),
-        &player("perfect", 9),
-        &player("shallow", 1),
-        &config,
-        &|_| {},
-    );
+    let [perfect, shallow] = perfect_and_shallow();
+    let report = run_match(&TicTacToe::startpos(), &perfect, &shallow, &config, &|_| {});
     let (_, llr, verdict) = report.sprt.expect("sprt evaluated");
     assert!(report.pentanomial.pairs() < 500, "{report}");
     assert_eq!(verdict, sente::selfplay::SprtVerdict::AcceptH1, "{report}");

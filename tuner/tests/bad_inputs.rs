@@ -10,12 +10,13 @@ use sente::game::GameKind;
 use sente_data::chunk::{encode_chunk, read_chunk};
 use sente_data::scan::scan;
 use sente_data::stored_game::StoredGame;
+use sente_testkit::text;
 use std::ffi::OsStr;
 use std::fmt::Debug;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::Duration;
-use support::{eval_args, text, tuner_within, with, TUNER};
+use support::{eval_args, with, TUNER};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = support::scratch("tuner-bad", name);
@@ -25,7 +26,12 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Runs the tuner with a one-minute deadline.
 fn tuner<S: AsRef<OsStr> + Debug>(args: &[S]) -> Output {
-    tuner_within(args, Duration::from_secs(60))
+    TUNER.within(Duration::from_secs(60)).run(args)
+}
+
+/// Runs the tuner, which must fail (within a minute); its stderr.
+fn refused<S: AsRef<OsStr> + Debug>(args: &[S]) -> String {
+    TUNER.within(Duration::from_secs(60)).failure(args)
 }
 
 fn s(path: &Path) -> &str {
@@ -107,16 +113,16 @@ fn damaged_chunks_other_games_and_unreplayable_games_are_reported() {
     // Shogi data given as chess data: an error naming the file and the game it holds.
     let shogi_dir = scratch("shogi");
     let shogi = support::game_data::<sente::shogi::Position>(&shogi_dir, 2, 200, 1);
-    let out = tuner(&eval_args("classical", &[&shogi]));
-    assert!(!out.status.success());
-    let message = text(&out.stderr);
-    assert!(
-        message.contains(s(&shogi)) && message.contains("holds shogi data, not chess"),
-        "{message}"
-    );
-    let out = tuner(&train_args(&shogi, &scratch("train-shogi"), "1"));
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("holds shogi data, not chess"));
+    for args in [
+        eval_args("classical", &[&shogi]),
+        train_args(&shogi, &scratch("train-shogi"), "1"),
+    ] {
+        let message = refused(&args);
+        assert!(
+            message.contains(&format!("{} holds shogi data, not chess", s(&shogi))),
+            "{args:?}: {message}"
+        );
+    }
 
     // A game that does not replay is named with its file and index.
     let (_, mut games): (_, Vec<StoredGame>) = read_chunk(&bytes, 0).unwrap();
@@ -136,9 +142,8 @@ fn damaged_chunks_other_games_and_unreplayable_games_are_reported() {
         eval_args("classical", &[Path::new("/dev/zero")]),
         train_args(Path::new("/dev/zero"), &train_out, "1"),
     ] {
-        let out = tuner(&args);
-        assert!(!out.status.success());
-        assert!(text(&out.stderr).contains("not a regular file"), "{args:?}");
+        let message = refused(&args);
+        assert!(message.contains("not a regular file"), "{args:?}");
     }
     for d in [dir, shogi_dir, train_out] {
         let _ = std::fs::remove_dir_all(d);
@@ -159,16 +164,13 @@ fn checkpoints_disk_full_plots_stdout_and_arguments() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x01;
     std::fs::write(&checkpoint, &bytes).unwrap();
-    let out = tuner(&train_args(&data, &out_dir, "2"));
-    assert!(!out.status.success());
-    let message = text(&out.stderr);
+    let message = refused(&train_args(&data, &out_dir, "2"));
     assert!(
         message.contains(s(&checkpoint)) && message.contains("damaged"),
         "{message}"
     );
-    let out = tuner(&eval_args(s(&checkpoint), &[&data]));
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("damaged"));
+    let message = refused(&eval_args(s(&checkpoint), &[&data]));
+    assert!(message.contains("damaged"));
 
     // A full disk while writing the checkpoint: the error names the file, and no temporary
     // file is left behind.
@@ -176,9 +178,7 @@ fn checkpoints_disk_full_plots_stdout_and_arguments() {
     std::fs::create_dir_all(&full_dir).unwrap();
     let tmp = full_dir.join("checkpoint.tmp");
     std::os::unix::fs::symlink("/dev/full", &tmp).unwrap();
-    let out = tuner(&train_args(&data, &full_dir, "1"));
-    assert!(!out.status.success());
-    let message = text(&out.stderr);
+    let message = refused(&train_args(&data, &full_dir, "1"));
     assert!(
         message.contains(s(&tmp)) && message.contains("No space left"),
         "{message}"
@@ -199,34 +199,7 @@ fn checkpoints_disk_full_plots_stdout_and_arguments() {
 
     // stdout: a full disk is an error, a closed pipe a quiet exit.
     let net_eval = eval_args(s(&net), &[&data]);
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .unwrap();
-    let out = Command::new(TUNER)
-        .args(&net_eval)
-        .stdout(full)
-        .output()
-        .unwrap();
-    let message = text(&out.stderr);
-    assert!(!out.status.success());
-    assert!(
-        !message.contains("panicked") && message.contains("No space left"),
-        "{message}"
-    );
-    let mut child = Command::new(TUNER)
-        .args(&net_eval)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
-    let message = text(&out.stderr);
-    assert!(
-        out.status.success() && !message.contains("panicked"),
-        "{message}"
-    );
+    TUNER.check_stdout_errors(&net_eval);
 
     // Degenerate arguments.
     for (flag, command) in [
@@ -240,12 +213,10 @@ fn checkpoints_disk_full_plots_stdout_and_arguments() {
         } else {
             net_eval.clone()
         };
-        let out = tuner(&with(args, flag, "0"));
-        assert!(!out.status.success(), "{command} {flag} 0");
+        let message = refused(&with(args, flag, "0"));
         assert!(
-            text(&out.stderr).contains("must be at least 1"),
-            "{command} {flag} 0: {}",
-            text(&out.stderr)
+            message.contains("must be at least 1"),
+            "{command} {flag} 0: {message}"
         );
     }
     let _ = std::fs::remove_dir_all(dir);

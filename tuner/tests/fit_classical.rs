@@ -125,7 +125,7 @@ fn fits_known_parameters_and_writes_them_as_rust() {
 
     // The command line works end to end.
     let cli_out = dir.join("cli.rs");
-    support::ok(&[
+    support::TUNER.ok(&[
         "fit-classical",
         "--game",
         "chess",

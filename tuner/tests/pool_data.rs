@@ -6,10 +6,10 @@ mod support;
 use datagen::pool::{add, AddOptions};
 use sente::chess::Position;
 use std::path::Path;
-use support::{eval_args, failure, ok};
+use support::{eval_args, TUNER};
 
 fn eval_on(data: &[&Path]) -> String {
-    ok(&eval_args("classical", data))
+    TUNER.ok(&eval_args("classical", data))
 }
 
 #[test]
@@ -29,7 +29,7 @@ fn a_pool_or_run_directory_reads_as_its_files() {
     assert_eq!(eval_on(&[&pool]), from_files);
     assert_eq!(eval_on(&[&dir.join("a"), &second]), from_files);
     // A directory that is neither is a clear error.
-    let stderr = failure(&eval_args("classical", &[&dir]));
+    let stderr = TUNER.failure(&eval_args("classical", &[&dir]));
     assert!(stderr.contains("neither a pool"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }

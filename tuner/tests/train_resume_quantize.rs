@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use support::{ok, TUNER};
+use support::TUNER;
 
 fn scratch(name: &str) -> PathBuf {
     support::scratch("tuner", name)
@@ -55,7 +55,7 @@ fn trained_nets_load_in_the_engine_and_killed_runs_resume_exactly() {
     let data = chess_data(&data_dir);
 
     let whole = scratch("whole");
-    ok(&train_args(&data, &whole));
+    TUNER.ok(&train_args(&data, &whole));
     let net_file = whole.join("resume-test.nnue");
     let reference = std::fs::read(&net_file).unwrap();
     for plot in ["loss.png", "loss.svg", "lr.png", "lr.svg"] {
@@ -74,7 +74,7 @@ fn trained_nets_load_in_the_engine_and_killed_runs_resume_exactly() {
 
     // Kill a run once it has saved a checkpoint, then rerun the same command.
     let killed = scratch("killed");
-    let mut child = Command::new(TUNER)
+    let mut child = Command::new(TUNER.path)
         .args(train_args(&data, &killed))
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -91,7 +91,7 @@ fn trained_nets_load_in_the_engine_and_killed_runs_resume_exactly() {
         saved.superbatch < 12,
         "the run was killed before it finished"
     );
-    ok(&train_args(&data, &killed));
+    TUNER.ok(&train_args(&data, &killed));
     assert_eq!(
         std::fs::read(killed.join("resume-test.nnue")).unwrap(),
         reference,
@@ -100,7 +100,7 @@ fn trained_nets_load_in_the_engine_and_killed_runs_resume_exactly() {
 
     // quantize and eval commands work on the checkpoint and the net.
     let requantized = killed.join("requantized.nnue");
-    ok(&[
+    TUNER.ok(&[
         "quantize",
         "--game",
         "chess",
@@ -111,7 +111,7 @@ fn trained_nets_load_in_the_engine_and_killed_runs_resume_exactly() {
         "resume-test",
     ]);
     assert_eq!(std::fs::read(&requantized).unwrap(), reference);
-    let loss = ok(&support::eval_args(net_file.to_str().unwrap(), &[&data]));
+    let loss = TUNER.ok(&support::eval_args(net_file.to_str().unwrap(), &[&data]));
     assert!(loss.contains("loss"), "{loss}");
 
     // A damaged net is refused by the engine with a clear error.

@@ -1,19 +1,17 @@
 //! Helpers shared by the tuner's integration tests: scratch directories, small data sets made by
-//! the real datagen, and the tuner binary run (with a deadline where a hang must fail the test).
-//! Each test file uses a part of them.
+//! the real datagen, the `tuner` binary (a `sente_testkit::Program`) and its argument lists. Each
+//! test file uses a part of them.
 #![allow(dead_code)]
 
 use datagen::generate::{generate, GenerateConfig};
 use datagen::players::{load_eval, DatagenGame};
 use sente::selfplay::Adjudication;
 use sente_data::chunk::game_kind;
-use std::ffi::OsStr;
-use std::fmt::Debug;
+use sente_testkit::Program;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
-pub const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
+/// The `tuner` binary.
+pub const TUNER: Program = Program::new(env!("CARGO_BIN_EXE_tuner"));
 
 /// An empty scratch directory `sente-<test>-<name>-<pid>` in the temp dir.
 pub fn scratch(test: &str, name: &str) -> PathBuf {
@@ -46,52 +44,6 @@ pub fn game_data<G: DatagenGame>(dir: &Path, games: u64, nodes: u64, seed: u64) 
 /// `game_data` of chess.
 pub fn chess_data(dir: &Path, games: u64, nodes: u64, seed: u64) -> PathBuf {
     game_data::<sente::chess::Position>(dir, games, nodes, seed)
-}
-
-pub fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Runs the tuner to the end.
-pub fn tuner<S: AsRef<OsStr>>(args: &[S]) -> Output {
-    Command::new(TUNER).args(args).output().unwrap()
-}
-
-/// Runs the tuner with a deadline (a hang or a read-until-OOM fails the test).
-pub fn tuner_within<S: AsRef<OsStr> + Debug>(args: &[S], limit: Duration) -> Output {
-    let mut child = Command::new(TUNER)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + limit;
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("tuner {args:?} ran past {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
-}
-
-/// Runs the tuner, which must succeed; its stdout.
-pub fn ok<S: AsRef<OsStr> + Debug>(args: &[S]) -> String {
-    let out = tuner(args);
-    assert!(
-        out.status.success(),
-        "tuner {args:?} failed: {}",
-        text(&out.stderr)
-    );
-    text(&out.stdout)
-}
-
-/// Runs the tuner, which must fail; its stderr.
-pub fn failure<S: AsRef<OsStr> + Debug>(args: &[S]) -> String {
-    let out = tuner(args);
-    assert!(!out.status.success(), "tuner {args:?} should have failed");
-    text(&out.stderr)
 }
 
 /// `tuner eval --game chess MODEL --data FILES…` (MODEL: a net, a checkpoint or `classical`).
