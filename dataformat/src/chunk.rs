@@ -174,7 +174,7 @@ mod tests {
             (info.game_id, info.first_game, info.games, info.end()),
             (GameKind::Shogi.id(), 64, 3, chunk.len())
         );
-        assert_eq!(game_name(info.game_id), "shogi");
+        assert_eq!(game_name(info.game_id), GameKind::Shogi.name());
         assert_eq!(game_name(9), "unknown game 9");
 
         let mut bad = chunk.clone();

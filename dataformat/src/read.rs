@@ -116,7 +116,10 @@ mod tests {
 
     #[test]
     fn a_file_of_the_other_game_is_an_error_naming_it() {
-        let path = file_with("shogi", &encode_chunk(GameKind::Shogi.id(), 0, &[game(0)]));
+        let path = file_with(
+            "other-game",
+            &encode_chunk(GameKind::Shogi.id(), 0, &[game(0)]),
+        );
         let error = indices(&path, Some(GameKind::Chess))
             .unwrap_err()
             .to_string();
