@@ -3,11 +3,12 @@
 //! shards and chunks, so that N shards merged into a pool can be compared game by game with one
 //! unsharded run of the same seed.
 
-use crate::format::{self, GameRecord};
-use crate::pool::Pool;
 use crate::run_info::{read_indexed_games, record_hash, RunInfo};
 use anyhow::{bail, Result};
 use sente::game::Game;
+use sente_data::chunk::{checksum, game_kind};
+use sente_data::pool::Pool;
+use sente_data::stored_game::StoredGame;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -18,10 +19,10 @@ pub type GameKey = (u64, u64, u64);
 /// with `run.txt` beside them), file by file.
 pub fn for_each_keyed_game<G: Game>(
     inputs: &[PathBuf],
-    mut visit: impl FnMut(GameKey, &GameRecord) -> Result<()>,
+    mut visit: impl FnMut(GameKey, &StoredGame) -> Result<()>,
 ) -> Result<()> {
     let mut add_file = |data: &Path, seed: u64, nodes: u64, shard| -> Result<()> {
-        read_indexed_games(data, format::game_id::<G>(), shard, |index, record| {
+        read_indexed_games(data, game_kind::<G>(), shard, |index, record| {
             visit((seed, nodes, index), record)
         })?;
         Ok(())
@@ -29,7 +30,7 @@ pub fn for_each_keyed_game<G: Game>(
     for input in inputs {
         if Pool::is_pool(input) {
             let pool = Pool::open(input)?;
-            if pool.game != G::NAME {
+            if pool.game != game_kind::<G>() {
                 bail!("{} is a {} pool", input.display(), pool.game);
             }
             for entry in &pool.entries {
@@ -42,7 +43,7 @@ pub fn for_each_keyed_game<G: Game>(
             }
         } else {
             let info = RunInfo::locate(input)?;
-            if info.game != G::NAME {
+            if info.game != game_kind::<G>() {
                 bail!("{} is a {} run", input.display(), info.game);
             }
             add_file(&info.data, info.seed, info.nodes, info.shard)?;
@@ -56,7 +57,7 @@ fn twice((seed, nodes, index): GameKey) -> anyhow::Error {
 }
 
 /// Every game of `inputs` by key; a key seen twice is an error (the inputs overlap).
-pub fn collect_games<G: Game>(inputs: &[PathBuf]) -> Result<BTreeMap<GameKey, GameRecord>> {
+pub fn collect_games<G: Game>(inputs: &[PathBuf]) -> Result<BTreeMap<GameKey, StoredGame>> {
     let mut games = BTreeMap::new();
     for_each_keyed_game::<G>(inputs, |key, record| {
         match games.insert(key, record.clone()) {
@@ -88,7 +89,7 @@ pub fn print_digest<G: Game>(inputs: &[PathBuf], per_game: bool) -> Result<()> {
     println!(
         "games {} digest {:016x}",
         games.len(),
-        format::checksum(lines.as_bytes())
+        checksum(lines.as_bytes())
     );
     Ok(())
 }

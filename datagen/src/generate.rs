@@ -8,10 +8,8 @@
 //! book position chosen by (seed, game index).
 
 use crate::book::{Book, BookSummary};
-use crate::format::{self, GameRecord, SCORE_LIMIT, SCORE_NONE};
 use crate::players::DatagenGame;
 use crate::progress::Progress;
-use crate::shard::Shard;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use sente::eval::Evaluator;
@@ -21,6 +19,16 @@ use sente::selfplay::{
     play_game, random_opening, Adjudication, GameEnd, Opening, PlayerConfig, SearchPlayer,
     SelfPlayer,
 };
+use sente_data::chunk::{
+    append_chunk, encode_chunk, game_id, read_chunk, ChunkError, ChunkInfo, FORMAT_VERSION,
+};
+use sente_data::data_paths::{run_data_file, DATA_FILE};
+use sente_data::file::{check_regular_file, map_file};
+use sente_data::scan::scan;
+use sente_data::shard::Shard;
+use sente_data::stored_game::{
+    StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, RESULT_SECOND_WINS, SCORE_LIMIT,
+};
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
@@ -29,7 +37,7 @@ use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
 /// One played game: its record, the nodes its searches took and their time in seconds.
-type PlayedGame = (GameRecord, u64, f64);
+type PlayedGame = (StoredGame, u64, f64);
 
 /// Games per chunk: fixed, so chunk boundaries (and the file) don't depend on the thread count.
 pub const GAMES_PER_CHUNK: u64 = 32;
@@ -61,7 +69,7 @@ impl GenerateConfig {
     fn manifest(&self, book: Option<BookSummary>) -> String {
         let mut text = format!(
             "sente datagen v{}\ngame={}\nnodes={}\nseed={}\nrandom_plies={}\nverify_nodes={}\nverify_margin={}\nadjudication={:?}\nevaluator={}\ndfrc={}\n",
-            format::FORMAT_VERSION,
+            FORMAT_VERSION,
             self.game,
             self.nodes,
             self.seed,
@@ -97,12 +105,12 @@ pub struct GenerateSummary {
 }
 
 impl GenerateSummary {
-    pub fn add_game(&mut self, record: &GameRecord) {
+    pub fn add_game(&mut self, record: &StoredGame) {
         self.games += 1;
-        self.positions += record.scores.iter().filter(|&&s| s != SCORE_NONE).count() as u64;
+        self.positions += record.scored_plies();
         match record.result {
-            format::RESULT_FIRST_WINS => self.first_wins += 1,
-            format::RESULT_DRAW => self.draws += 1,
+            RESULT_FIRST_WINS => self.first_wins += 1,
+            RESULT_DRAW => self.draws += 1,
             _ => self.second_wins += 1,
         }
     }
@@ -323,14 +331,14 @@ fn play_one<G: DatagenGame, E: Evaluator<G> + Sync>(
         player.seconds = 0.0;
     }
     let game = play_game(&opening, [&mut *first, &mut *second], &config.adjudication);
-    let record = GameRecord {
+    let record = StoredGame {
         start: opening.position.to_text(),
         moves: game.moves.iter().map(|m| m.to_bits()).collect(),
         scores: game.scores.iter().map(|&s| stored_score(s)).collect(),
         result: match game.winner {
-            Some(Side::First) => format::RESULT_FIRST_WINS,
-            None => format::RESULT_DRAW,
-            Some(Side::Second) => format::RESULT_SECOND_WINS,
+            Some(Side::First) => RESULT_FIRST_WINS,
+            None => RESULT_DRAW,
+            Some(Side::Second) => RESULT_SECOND_WINS,
         },
         end: end_code(game.end),
     };
@@ -341,11 +349,7 @@ fn play_one<G: DatagenGame, E: Evaluator<G> + Sync>(
     )
 }
 
-/// Paths of a run's files inside its output directory.
-pub fn data_path(out: &Path) -> PathBuf {
-    out.join("data.bin")
-}
-
+/// The settings file inside a run's output directory (beside `DATA_FILE`).
 fn manifest_path(out: &Path) -> PathBuf {
     out.join("run.txt")
 }
@@ -367,7 +371,7 @@ struct ResumePlan {
 
 struct Repair {
     map: memmap2::Mmap,
-    chunks: Vec<format::ChunkInfo>,
+    chunks: Vec<ChunkInfo>,
     missing: Vec<std::ops::Range<u64>>,
     /// The run's shard: missing local game `k` is global game `shard.global(k)`.
     shard: Shard,
@@ -376,7 +380,7 @@ struct Repair {
 /// The first `OUT/data.bin.damaged-<n>` that does not exist yet.
 fn quarantine_path(data: &Path) -> PathBuf {
     let name = data.file_name().map_or_else(
-        || "data.bin".to_string(),
+        || DATA_FILE.to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
     (1u64..)
@@ -407,7 +411,7 @@ fn resume_point(
     shard: Shard,
 ) -> Result<ResumePlan> {
     let manifest = manifest_path(out);
-    let data = data_path(out);
+    let data = run_data_file(out);
     let mut expected = config.manifest(book);
     if !shard.is_whole() {
         // Unsharded runs keep their manifest as it was, so older runs stay resumable.
@@ -422,7 +426,7 @@ fn resume_point(
             repair: None,
         });
     }
-    crate::inspect::check_regular_file(&data)?;
+    check_regular_file(&data)?;
     let existing = std::fs::read_to_string(&manifest).unwrap_or_default();
     if existing != expected {
         bail!(
@@ -432,8 +436,8 @@ fn resume_point(
             expected
         );
     }
-    let map = crate::inspect::map_file(&data)?;
-    let scan = format::scan(&map);
+    let map = map_file(&data)?;
+    let scan = scan(&map);
     let game_id = config.game.id();
     // Valid chunks that hold another game or do not decode are damaged too.
     let mut damaged: Vec<(usize, usize, String)> = scan
@@ -456,25 +460,25 @@ fn resume_point(
         let in_order = info.first_game >= expected_game
             && info.first_game - expected_game <= damaged_since / MIN_RECORD_BYTES;
         let decoded = if !in_order {
-            Err(format!(
-                "chunk at byte {}: damaged header (games {}..{} after game {expected_game})",
-                info.offset,
-                info.first_game,
-                info.first_game.saturating_add(info.games as u64)
-            ))
+            Err(ChunkError::Header {
+                offset: info.offset,
+                detail: format!(
+                    "games {}..{} after game {expected_game}",
+                    info.first_game,
+                    info.first_game.saturating_add(info.games as u64)
+                ),
+            })
         } else if info.game_id != game_id {
-            Err(format!(
-                "chunk at byte {} holds {} games",
-                info.offset,
-                format::game_name(info.game_id)
-            ))
+            Err(ChunkError::WrongGame {
+                offset: info.offset,
+                expected: game_id,
+                found: info.game_id,
+            })
         } else {
-            format::parse_chunk(&map, info.offset)
-                .and_then(|(info, payload)| format::decode_games(&info, payload))
-                .map_err(|e| e.to_string())
+            read_chunk(&map, info.offset)
         };
         match decoded {
-            Ok(records) => {
+            Ok((_, records)) => {
                 records.iter().for_each(|r| summary.add_game(r));
                 chunks.push(*info);
                 expected_game = info.first_game + info.games as u64;
@@ -482,7 +486,7 @@ fn resume_point(
             }
             Err(e) => {
                 damaged_since += (info.end() - info.offset) as u64;
-                damaged.push((info.offset, info.end() - info.offset, e));
+                damaged.push((info.offset, info.end() - info.offset, e.to_string()));
             }
         }
     }
@@ -596,7 +600,7 @@ fn repair<G: DatagenGame, E: Evaluator<G> + Sync>(
     plan: Repair,
     total: &mut GenerateSummary,
 ) -> Result<()> {
-    let data = data_path(out);
+    let data = run_data_file(out);
     let mut bytes = Vec::with_capacity(plan.map.len());
     let mut missing = plan.missing.iter().peekable();
     let mut chunks = plan.chunks.iter().peekable();
@@ -615,13 +619,9 @@ fn repair<G: DatagenGame, E: Evaluator<G> + Sync>(
                 while start < gap.end {
                     let end = (start + GAMES_PER_CHUNK).min(gap.end);
                     let played = play_range(pool, config, evaluator, book, start..end, plan.shard);
-                    let records: Vec<GameRecord> = played.iter().map(|g| g.0.clone()).collect();
+                    let records: Vec<StoredGame> = played.iter().map(|g| g.0.clone()).collect();
                     records.iter().for_each(|r| total.add_game(r));
-                    bytes.extend_from_slice(&format::encode_chunk(
-                        format::game_id::<G>(),
-                        start,
-                        &records,
-                    ));
+                    bytes.extend_from_slice(&encode_chunk(game_id::<G>(), start, &records));
                     start = end;
                 }
             }
@@ -706,7 +706,7 @@ pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
     if let Some(damaged) = plan.repair {
         repair(&pool, config, evaluator, book, out, damaged, &mut total)?;
     }
-    let data = data_path(out);
+    let data = run_data_file(out);
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)
@@ -761,9 +761,9 @@ pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
                 }
                 let games: Vec<PlayedGame> =
                     chunk_games.filter_map(|i| finished.remove(&i)).collect();
-                let records: Vec<GameRecord> = games.iter().map(|g| g.0.clone()).collect();
-                let chunk = format::encode_chunk(format::game_id::<G>(), next_game, &records);
-                format::append_chunk(&mut file, &chunk)
+                let records: Vec<StoredGame> = games.iter().map(|g| g.0.clone()).collect();
+                let chunk = encode_chunk(game_id::<G>(), next_game, &records);
+                append_chunk(&mut file, &chunk)
                     .with_context(|| format!("writing {}", data.display()))?;
                 for (record, nodes, seconds) in &games {
                     total.add_game(record);

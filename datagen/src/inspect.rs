@@ -2,133 +2,14 @@
 //! check of every chunk (checksum) and game (replay through the rules), and a sample of the
 //! recorded positions as text.
 
-use crate::format::{self, GameRecord, SCORE_NONE};
-use anyhow::{anyhow, bail, Context, Result};
-use memmap2::Mmap;
+use anyhow::{anyhow, Context, Result};
 use sente::game::Game;
+use sente_data::chunk::game_kind;
+use sente_data::file::check_regular_file;
+use sente_data::read::read_games;
+use sente_data::stored_game::SCORE_NONE;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-
-/// Refuses anything but a regular file (symlinks followed): a device such as `/dev/zero`, a FIFO
-/// or a directory given as a data file would be read forever, block or fail obscurely.
-pub fn check_regular_file(path: &Path) -> Result<()> {
-    let meta = std::fs::metadata(path).with_context(|| format!("opening {}", path.display()))?;
-    if !meta.is_file() {
-        bail!(
-            "{} is not a regular file ({}); data files must be regular files",
-            path.display(),
-            file_kind(&meta)
-        );
-    }
-    Ok(())
-}
-
-fn file_kind(meta: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let t = meta.file_type();
-    if t.is_dir() {
-        "a directory"
-    } else if t.is_char_device() || t.is_block_device() {
-        "a device"
-    } else if t.is_fifo() {
-        "a FIFO"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "not a plain file"
-    }
-}
-
-/// Opens a data file for reading, refusing non-regular files (checked before opening, so that a
-/// FIFO does not block, and again on the open file).
-pub fn open_regular_file(path: &Path) -> Result<std::fs::File> {
-    check_regular_file(path)?;
-    let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
-    let meta = file
-        .metadata()
-        .with_context(|| format!("reading the metadata of {}", path.display()))?;
-    if !meta.is_file() {
-        bail!("{} is not a regular file", path.display());
-    }
-    Ok(file)
-}
-
-/// A read-only memory map of a data file (regular files only).
-pub fn map_file(path: &Path) -> Result<Mmap> {
-    let file = open_regular_file(path)?;
-    // SAFETY: read-only private map of a data file; datagen appends only whole chunks and never
-    // rewrites bytes that readers may have mapped (a repair writes a new file and renames it).
-    unsafe { Mmap::map(&file) }.with_context(|| format!("mapping {}", path.display()))
-}
-
-/// Calls `visit` for every game of every valid chunk, whatever its game; returns the number of
-/// damaged chunks (each reported on stderr and skipped; later intact chunks are still read).
-pub fn for_each_game(path: &Path, mut visit: impl FnMut(&GameRecord)) -> Result<usize> {
-    read_games(path, None, |_, record| visit(record))
-}
-
-/// Calls `visit(game index in the run, record)` for every game of every valid chunk of `path`.
-/// With `expected` (a `format::GAME_*` id), a file holding only another game's chunks is an
-/// error naming the game it holds, and stray chunks of another game are skipped as damaged.
-/// Damaged chunks, undecodable payloads and a torn tail are reported on stderr with the file
-/// and chunk, and skipped; returns how many there were.
-pub fn read_games(
-    path: &Path,
-    expected: Option<u32>,
-    mut visit: impl FnMut(u64, &GameRecord),
-) -> Result<usize> {
-    let map = map_file(path)?;
-    let scan = format::scan(&map);
-    if let (Some(expected), Some(first)) = (expected, scan.chunks.first()) {
-        if scan.chunks.iter().all(|c| c.game_id != expected) {
-            bail!(
-                "{} holds {} data, not {}",
-                path.display(),
-                format::game_name(first.game_id),
-                format::game_name(expected)
-            );
-        }
-    }
-    let mut problems = 0;
-    for damage in &scan.damaged {
-        eprintln!("{}: {damage}; skipped", path.display());
-        problems += 1;
-    }
-    for info in &scan.chunks {
-        if let Some(expected) = expected.filter(|&e| e != info.game_id) {
-            eprintln!(
-                "{}: chunk at byte {} holds {} games in a {} file; skipped",
-                path.display(),
-                info.offset,
-                format::game_name(info.game_id),
-                format::game_name(expected)
-            );
-            problems += 1;
-            continue;
-        }
-        let decoded = format::parse_chunk(&map, info.offset)
-            .and_then(|(info, payload)| format::decode_games(&info, payload));
-        match decoded {
-            Ok(records) => {
-                for (i, record) in records.iter().enumerate() {
-                    visit(info.first_game + i as u64, record);
-                }
-            }
-            Err(e) => {
-                eprintln!("{}: {e}; skipped", path.display());
-                problems += 1;
-            }
-        }
-    }
-    if let Some((offset, e)) = &scan.torn_tail {
-        eprintln!(
-            "{}: incomplete chunk at the end (byte {offset}, {e}): a run still writing, or killed",
-            path.display()
-        );
-        problems += 1;
-    }
-    Ok(problems)
-}
+use std::path::PathBuf;
 
 /// Turns the result of writing a report to stdout into the command's result: a closed pipe
 /// (`| head`) ends the command quietly, any other write error (a full disk) is an error.
@@ -140,14 +21,16 @@ pub fn stdout_result(result: std::io::Result<()>) -> Result<()> {
     }
 }
 
+/// A labelled histogram, one line per bucket: name, count and a bar of its share of `total`.
 fn histogram_lines(
     out: &mut impl Write,
     label: &str,
-    buckets: &[(String, u64)],
+    names: &[&str],
+    counts: &[u64],
     total: u64,
 ) -> std::io::Result<()> {
     writeln!(out, "{label}:")?;
-    for (name, count) in buckets {
+    for (name, count) in names.iter().zip(counts) {
         let share = *count as f64 / total.max(1) as f64;
         let bar = "#".repeat((share * 50.0).round() as usize);
         writeln!(out, "  {name:>12} {count:>9} {bar}")?;
@@ -175,7 +58,7 @@ pub fn print_stats<G: Game>(files: &[PathBuf]) -> Result<()> {
         st.bytes += std::fs::metadata(path)
             .with_context(|| format!("reading {}", path.display()))?
             .len();
-        read_games(path, Some(format::game_id::<G>()), |_, record| {
+        read_games(path, Some(game_kind::<G>()), |_, record| {
             st.games += 1;
             st.results[record.result.min(2) as usize] += 1;
             st.lengths[(record.moves.len() / 50).min(7)] += 1;
@@ -221,26 +104,14 @@ fn write_stats<G: Game>(out: &mut impl Write, st: &Stats) -> std::io::Result<()>
     histogram_lines(
         out,
         "game length (plies)",
-        &length_names
-            .iter()
-            .map(|n| n.to_string())
-            .zip(st.lengths)
-            .collect::<Vec<_>>(),
+        &length_names,
+        &st.lengths,
         games,
     )?;
     let score_names = [
         "0-25", "26-50", "51-100", "101-200", "201-400", "401-800", "801+", "mate",
     ];
-    histogram_lines(
-        out,
-        "|score| (cp)",
-        &score_names
-            .iter()
-            .map(|n| n.to_string())
-            .zip(st.scores)
-            .collect::<Vec<_>>(),
-        positions,
-    )?;
+    histogram_lines(out, "|score| (cp)", &score_names, &st.scores, positions)?;
     out.flush()
 }
 
@@ -253,7 +124,7 @@ pub fn verify_files<G: Game>(files: &[PathBuf]) -> Result<usize> {
     let mut written = Ok(());
     for path in files {
         let mut count = 0u64;
-        bad += read_games(path, Some(format::game_id::<G>()), |index, record| {
+        bad += read_games(path, Some(game_kind::<G>()), |index, record| {
             if let Err(e) = record.replay::<G>(|_, _, _| {}) {
                 if written.is_ok() {
                     written = writeln!(out, "{}: game {index}: {e}", path.display());
@@ -283,7 +154,7 @@ pub fn print_positions<G: Game>(files: &[PathBuf], every: u64) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let mut written = Ok(());
     for path in files {
-        read_games(path, Some(format::game_id::<G>()), |index, record| {
+        read_games(path, Some(game_kind::<G>()), |index, record| {
             if written.is_err() {
                 return;
             }

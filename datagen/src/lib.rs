@@ -1,9 +1,9 @@
-//! Sente's self-play data: the on-disk training-data format (chunked, checksummed game records),
-//! the generator and match runner built on the engine's self-play harness, and inspection tools.
+//! Sente's self-play data: the generator and match runner built on the engine's self-play
+//! harness, data pools, and inspection tools. The training-data format itself (chunks, stored
+//! games, readers, pool manifests) is the `sente-data` crate, shared with the tuner.
 
 pub mod book;
 pub mod digest;
-pub mod format;
 pub mod generate;
 pub mod inspect;
 pub mod match_result;
@@ -11,4 +11,3 @@ pub mod players;
 pub mod pool;
 pub mod progress;
 pub mod run_info;
-pub mod shard;

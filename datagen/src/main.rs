@@ -9,15 +9,17 @@ use datagen::generate::{
 use datagen::inspect::{print_positions, print_stats, verify_files};
 use datagen::match_result::{MatchResult, MatchSetup};
 use datagen::players::DatagenGame;
-use datagen::pool::{AddOptions, Pool};
+use datagen::pool::{listing, AddOptions};
 use datagen::run_info::{evaluator_label, EVALUATOR_FILE};
-use datagen::shard::Shard;
 use sente::dispatch_game;
 use sente::game::GameKind;
 use sente::search::{SearchFeatures, Searcher};
 use sente::selfplay::{
     run_match_with_openings, Adjudication, MatchConfig, PlayerConfig, Sprt, TimeControl,
 };
+use sente_data::chunk::game_kind;
+use sente_data::pool::Pool;
+use sente_data::shard::Shard;
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -384,7 +386,7 @@ fn main() -> Result<()> {
                 Ok(())
             }
             PoolCommand::List { pool } => {
-                print!("{}", Pool::open(&pool)?.listing());
+                print!("{}", listing(&Pool::open(&pool)?));
                 Ok(())
             }
         },
@@ -455,7 +457,7 @@ fn match_for<G: DatagenGame>(
     // What merged results must share: players by content (names carry search switches),
     // limits and openings.
     let setup = MatchSetup {
-        game: G::NAME.to_string(),
+        game: game_kind::<G>(),
         a: first.name.clone(),
         b: second.name.clone(),
         a_eval: evaluator_label(a)?,

@@ -4,9 +4,10 @@
 //! a match's shards (and of later rounds with other seeds) into one Elo ± error and an optional
 //! SPRT verdict, computed with the engine's match statistics.
 
-use crate::shard::Shard;
 use anyhow::{anyhow, bail, Context, Result};
+use sente::game::GameKind;
 use sente::selfplay::{Pentanomial, ScoreDistribution, Sprt, SprtVerdict, WdlCounts};
+use sente_data::shard::Shard;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -17,7 +18,7 @@ const HEADER: &str = "sente match result v1";
 /// move limits and the opening settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchSetup {
-    pub game: String,
+    pub game: GameKind,
     /// Player A / B as given (`classical` or a path) — informational.
     pub a: String,
     pub b: String,
@@ -90,7 +91,7 @@ impl MatchResult {
         let forfeits = numbers("time_forfeits", 2)?;
         let result = Self {
             setup: MatchSetup {
-                game: field("game")?,
+                game: field("game")?.parse()?,
                 a: field("a")?,
                 b: field("b")?,
                 a_eval: field("a_eval")?,
@@ -292,7 +293,7 @@ mod tests {
         };
         MatchResult {
             setup: MatchSetup {
-                game: "chess".into(),
+                game: GameKind::Chess,
                 a: "new.nnue".into(),
                 b: "classical".into(),
                 a_eval: "fnv1a64:0123".into(),

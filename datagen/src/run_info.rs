@@ -3,12 +3,15 @@
 //! `default` or the net file's content hash), and a strict reader that yields every game with its
 //! global game index (checksums checked, chunks contiguous from game 0, no torn tail).
 
-use crate::format::{self, GameRecord};
-use crate::inspect::map_file;
-use crate::shard::Shard;
 use anyhow::{anyhow, bail, Context, Result};
 use sente::game::GameKind;
 use sente::nnue::EvalChoice;
+use sente_data::chunk::{checksum, read_chunk, ChunkError};
+use sente_data::data_paths::run_data_file;
+use sente_data::file::map_file;
+use sente_data::scan::scan;
+use sente_data::shard::Shard;
+use sente_data::stored_game::StoredGame;
 use std::path::{Path, PathBuf};
 
 /// File beside `data.bin` naming the evaluator by content (written by `datagen run`).
@@ -21,7 +24,7 @@ pub struct RunInfo {
     pub data: PathBuf,
     /// Its `run.txt`, verbatim.
     pub manifest: String,
-    pub game: String,
+    pub game: GameKind,
     pub nodes: u64,
     pub seed: u64,
     /// The evaluator as given to `datagen run --net` (`classical`, `default` or a path).
@@ -34,7 +37,7 @@ impl RunInfo {
     /// beside it.
     pub fn locate(path: &Path) -> Result<Self> {
         let (data, dir) = if path.is_dir() {
-            (path.join("data.bin"), path.to_path_buf())
+            (run_data_file(path), path.to_path_buf())
         } else {
             let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
             (path.to_path_buf(), dir)
@@ -84,10 +87,7 @@ impl RunInfo {
             Ok(text) => text.parse()?,
             Err(_) => Shard::WHOLE,
         };
-        let game = field("game")?.to_string();
-        if GameKind::from_name(&game).is_none() {
-            bail!("game={game} is neither chess nor shogi");
-        }
+        let game = field("game")?.parse()?;
         Ok(Self {
             data: PathBuf::new(),
             manifest: manifest.to_string(),
@@ -134,7 +134,7 @@ impl RunInfo {
 pub fn net_label(path: &Path) -> Result<String> {
     let bytes =
         std::fs::read(path).with_context(|| format!("reading the net {}", path.display()))?;
-    Ok(format!("fnv1a64:{:016x}", format::checksum(&bytes)))
+    Ok(format!("fnv1a64:{:016x}", checksum(&bytes)))
 }
 
 /// `classical`, `default`, or the net file's `net_label`.
@@ -161,12 +161,12 @@ pub struct FileCounts {
 /// record)` with global index `shard.global(local)`.
 pub fn read_indexed_games(
     data: &Path,
-    game_id: u32,
+    game: GameKind,
     shard: Shard,
-    mut visit: impl FnMut(u64, &GameRecord) -> Result<()>,
+    mut visit: impl FnMut(u64, &StoredGame) -> Result<()>,
 ) -> Result<FileCounts> {
     let map = map_file(data)?;
-    let scan = format::scan(&map);
+    let scan = scan(&map);
     if let Some(damage) = scan.damaged.first() {
         bail!("{}: {damage} (resuming the run repairs it)", data.display());
     }
@@ -179,20 +179,20 @@ pub fn read_indexed_games(
     let chunks = scan.chunks;
     let mut counts = FileCounts {
         bytes: map.len() as u64,
-        checksum: format::checksum(&map),
+        checksum: checksum(&map),
         ..FileCounts::default()
     };
     let mut next = 0u64;
     for info in &chunks {
-        let (info, payload) = format::parse_chunk(&map, info.offset)?;
-        if info.game_id != game_id {
-            bail!(
-                "{}: chunk at byte {} holds game id {}, expected {game_id}",
-                data.display(),
-                info.offset,
-                info.game_id
-            );
+        if info.game_id != game.id() {
+            let error = ChunkError::WrongGame {
+                offset: info.offset,
+                expected: game.id(),
+                found: info.game_id,
+            };
+            bail!("{}: {error}", data.display());
         }
+        let (info, games) = read_chunk(&map, info.offset)?;
         if info.first_game != next {
             bail!(
                 "{}: chunk at byte {} starts at game {}, expected {next} (chunks must be contiguous)",
@@ -201,7 +201,7 @@ pub fn read_indexed_games(
                 info.first_game
             );
         }
-        for (i, record) in format::decode_games(&info, payload)?.iter().enumerate() {
+        for (i, record) in games.iter().enumerate() {
             let global = shard.global(info.first_game + i as u64);
             visit(global, record).with_context(|| {
                 format!(
@@ -211,11 +211,7 @@ pub fn read_indexed_games(
                 )
             })?;
             counts.games += 1;
-            counts.positions += record
-                .scores
-                .iter()
-                .filter(|&&s| s != format::SCORE_NONE)
-                .count() as u64;
+            counts.positions += record.scored_plies();
         }
         next = info.first_game + info.games as u64;
     }
@@ -223,7 +219,7 @@ pub fn read_indexed_games(
 }
 
 /// FNV-1a 64 of a record's fields in a fixed layout (start text, moves, scores, result, end).
-pub fn record_hash(record: &GameRecord) -> u64 {
+pub fn record_hash(record: &StoredGame) -> u64 {
     let mut bytes = Vec::with_capacity(record.start.len() + 4 * record.moves.len() + 16);
     bytes.extend_from_slice(&(record.start.len() as u64).to_le_bytes());
     bytes.extend_from_slice(record.start.as_bytes());
@@ -236,7 +232,7 @@ pub fn record_hash(record: &GameRecord) -> u64 {
     }
     bytes.push(record.result);
     bytes.push(record.end);
-    format::checksum(&bytes)
+    checksum(&bytes)
 }
 
 #[cfg(test)]

@@ -2,18 +2,19 @@
 //! positions, a run with a book is bit-identical whatever the thread count, and bad books (or a
 //! resume with another book) are refused before any game is played; matches take book openings.
 
+mod common;
+
+use common::{classical_match, data_of, run_args, scratch, with, DATAGEN};
 use datagen::book::Book;
-use datagen::inspect::for_each_game;
 use datagen::players::load_eval;
 use sente::game::{Game, GameMove};
 use sente::nnue::NnueGame;
 use sente::search::{Limits, Score, SearchControl, SearchOptions, Searcher};
 use sente::selfplay::{run_match_with_openings, MatchConfig, PlayerConfig};
+use sente_data::read::read_games;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_datagen");
+use std::process::Output;
 
 fn sample_book(game: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,35 +22,12 @@ fn sample_book(game: &str) -> PathBuf {
         .join(format!("{game}.txt"))
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-book-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
+/// A small run (200 nodes per move) of `games` games from `book` with `plies` random plies.
 fn run(game: &str, book: &Path, games: u64, plies: u32, threads: usize, out: &Path) -> Output {
-    Command::new(BIN)
-        .args(["run", "--game", game, "--book"])
-        .arg(book)
-        .args(["--games", &games.to_string()])
-        .args(["--random-plies", &plies.to_string()])
-        .args(["--threads", &threads.to_string()])
-        .args([
-            "--nodes",
-            "200",
-            "--verify-nodes",
-            "200",
-            "--seed",
-            "5",
-            "--out",
-        ])
-        .arg(out)
-        .output()
-        .unwrap()
-}
-
-fn data(out: &Path) -> Vec<u8> {
-    std::fs::read(out.join("data.bin")).unwrap()
+    let mut args = with(run_args(game, games, out), "--nodes", "200");
+    args = with(args, "--book", book.to_str().unwrap());
+    args = with(args, "--random-plies", &plies.to_string());
+    DATAGEN.run(&with(args, "--threads", &threads.to_string()))
 }
 
 fn check_sample_book<G: NnueGame>(game: &str) {
@@ -109,7 +87,10 @@ fn sample_shogi_book_is_legal_and_balanced() {
 
 fn starts_of(out: &Path) -> Vec<String> {
     let mut starts = Vec::new();
-    for_each_game(&out.join("data.bin"), |r| starts.push(r.start.clone())).unwrap();
+    read_games(&out.join("data.bin"), None, |_, game| {
+        starts.push(game.start.clone())
+    })
+    .unwrap();
     starts
 }
 
@@ -123,7 +104,7 @@ fn check_book_games<G: Game>(game: &str) {
         .collect();
 
     // No random plies: every game starts exactly on a book position, and many lines are used.
-    let exact = scratch(&format!("{game}-exact"));
+    let exact = scratch(&format!("book-{game}-exact"));
     let output = run(game, &book_path, 40, 0, 2, &exact);
     assert!(output.status.success(), "{output:?}");
     let starts = starts_of(&exact);
@@ -140,20 +121,24 @@ fn check_book_games<G: Game>(game: &str) {
     );
 
     // Random plies on top: reproducible across thread counts (two chunks), and not book starts.
-    let one = scratch(&format!("{game}-one"));
-    let two = scratch(&format!("{game}-two"));
+    let one = scratch(&format!("book-{game}-one"));
+    let two = scratch(&format!("book-{game}-two"));
     assert!(run(game, &book_path, 40, 2, 1, &one).status.success());
     assert!(run(game, &book_path, 40, 2, 2, &two).status.success());
-    assert_eq!(data(&one), data(&two), "thread count changed the data");
+    assert_eq!(
+        data_of(&one),
+        data_of(&two),
+        "thread count changed the data"
+    );
     let on_top = starts_of(&one);
     assert!(on_top.iter().any(|s| !positions.contains(s)));
-    assert_ne!(data(&one), data(&exact));
-    let verify = Command::new(BIN)
-        .args(["verify", "--game", game])
-        .arg(one.join("data.bin"))
-        .output()
-        .unwrap();
-    assert!(verify.status.success(), "{verify:?}");
+    assert_ne!(data_of(&one), data_of(&exact));
+    DATAGEN.ok(&[
+        "verify",
+        "--game",
+        game,
+        one.join("data.bin").to_str().unwrap(),
+    ]);
     for dir in [exact, one, two] {
         let _ = std::fs::remove_dir_all(dir);
     }
@@ -171,7 +156,7 @@ fn shogi_games_start_from_the_book_and_are_reproducible() {
 
 #[test]
 fn a_bad_book_is_refused_before_any_game() {
-    let dir = scratch("bad");
+    let dir = scratch("book-bad");
     std::fs::create_dir_all(&dir).unwrap();
     let book = dir.join("bad.txt");
     std::fs::write(&book, "# fine so far\ne2e4 e7e5\nrnbqkbnr/pppppppp/8/8 w\n").unwrap();
@@ -198,7 +183,7 @@ fn a_bad_book_is_refused_before_any_game() {
 
 #[test]
 fn resuming_with_another_book_is_refused() {
-    let dir = scratch("other-book");
+    let dir = scratch("book-other");
     std::fs::create_dir_all(&dir).unwrap();
     let first = dir.join("first.txt");
     let second = dir.join("second.txt");
@@ -243,47 +228,23 @@ fn match_games_start_from_book_lines() {
     assert!(seen.iter().all(|moves| lines.contains(moves)));
 
     // The command line: a book match runs, a bad book is refused.
-    let output = Command::new(BIN)
-        .args([
-            "match",
-            "--game",
-            "shogi",
-            "--a",
-            "classical",
-            "--b",
-            "classical",
-        ])
-        .args([
-            "--pairs",
-            "1",
-            "--nodes",
-            "100",
-            "--random-plies",
-            "2",
-            "--book",
-        ])
-        .arg(sample_book("shogi"))
-        .output()
-        .unwrap();
+    let mut args = with(classical_match("shogi"), "--pairs", "1");
+    args = with(with(args, "--nodes", "100"), "--random-plies", "2");
+    let output = DATAGEN.run(&with(
+        args,
+        "--book",
+        sample_book("shogi").to_str().unwrap(),
+    ));
     assert!(output.status.success(), "{output:?}");
     assert!(String::from_utf8_lossy(&output.stdout).contains("2 games"));
-    let bad = scratch("bad-match-book");
+    let bad = scratch("book-bad-match-book");
     std::fs::create_dir_all(&bad).unwrap();
     std::fs::write(bad.join("b.txt"), "7g7f\n7g7f 7g7f\n").unwrap();
-    let output = Command::new(BIN)
-        .args([
-            "match",
-            "--game",
-            "shogi",
-            "--a",
-            "classical",
-            "--b",
-            "classical",
-        ])
-        .arg("--book")
-        .arg(bad.join("b.txt"))
-        .output()
-        .unwrap();
+    let output = DATAGEN.run(&with(
+        classical_match("shogi"),
+        "--book",
+        bad.join("b.txt").to_str().unwrap(),
+    ));
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("b.txt line 2"));
     let _ = std::fs::remove_dir_all(bad);

@@ -3,105 +3,63 @@
 //! plays its games again), devices are refused as data files, data of the other game is named,
 //! stdout errors are handled, and degenerate arguments are refused.
 
+mod common;
+
+use common::{classical_match, run_args, scratch_dir, strings, with, DATAGEN};
+use sente_data::scan::scan;
+use sente_testkit::{text, Program};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Output;
+use std::time::Duration;
 
-const BIN: &str = env!("CARGO_BIN_EXE_datagen");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-datagen-odd-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// datagen, killed (and the test failed) after `seconds`: a hang or a read-until-OOM fails the
+/// test instead of stalling it.
+fn within(seconds: u64) -> Program {
+    DATAGEN.within(Duration::from_secs(seconds))
 }
 
-fn run_args(game: &str, games: u64, out: &Path) -> Vec<String> {
-    let games = games.to_string();
-    [
-        "run",
-        "--game",
-        game,
-        "--games",
-        &games,
-        "--nodes",
-        "300",
-        "--verify-nodes",
-        "200",
-        "--seed",
-        "5",
-        "--threads",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
-}
+/// The commands that read data files.
+const READERS: [&str; 3] = ["stats", "verify", "positions"];
 
-/// Runs datagen with a deadline (a hang or a read-until-OOM fails the test instead of stalling
-/// it).
-fn datagen(args: &[String], limit: Duration) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + limit;
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            child.kill().unwrap();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "datagen {args:?} ran past {limit:?}; stderr: {}",
-                String::from_utf8_lossy(&out.stderr)
+/// Each reader's error on `file` as `game` data (each must fail).
+fn refusals(game: &str, file: &Path) -> Vec<(&'static str, String)> {
+    READERS
+        .into_iter()
+        .map(|command| {
+            let out = tool(command, game, file);
+            assert!(
+                !out.status.success(),
+                "{command} accepted {}",
+                file.display()
             );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+            (command, text(&out.stderr))
+        })
+        .collect()
 }
 
 fn tool(command: &str, game: &str, file: &Path) -> Output {
-    let args: Vec<String> = [command, "--game", game, file.to_str().unwrap()]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    datagen(&args, Duration::from_secs(60))
+    let args = strings(&[command, "--game", game, file.to_str().unwrap()]);
+    within(60).run(&args)
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Byte offsets of the chunks of a valid file (header: payload length at byte 28).
-fn chunk_offsets(bytes: &[u8]) -> Vec<usize> {
-    let mut offsets = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        offsets.push(at);
-        let len = u32::from_le_bytes(bytes[at + 28..at + 32].try_into().unwrap()) as usize;
-        at += 40 + len;
-    }
-    offsets
+/// A small run of `games` games into `dir`, which must succeed within two minutes; its data file.
+fn small_run(game: &str, games: u64, dir: &Path) -> PathBuf {
+    let out = within(120).run(&run_args(game, games, dir));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    dir.join("data.bin")
 }
 
 #[test]
 fn a_damaged_chunk_in_the_middle_loses_no_intact_data() {
-    let reference_dir = scratch("reference");
-    let out = datagen(
-        &run_args("chess", 320, &reference_dir),
-        Duration::from_secs(300),
-    );
+    let reference_dir = scratch_dir("odd-reference");
+    let out = within(300).run(&run_args("chess", 320, &reference_dir));
     assert!(out.status.success(), "{}", text(&out.stderr));
     let reference = std::fs::read(reference_dir.join("data.bin")).unwrap();
-    let offsets = chunk_offsets(&reference);
+    let offsets: Vec<usize> = scan(&reference).chunks.iter().map(|c| c.offset).collect();
     assert_eq!(offsets.len(), 10);
 
     // One flipped byte in the payload of chunk 4 of 10.
-    let dir = scratch("damaged");
+    let dir = scratch_dir("odd-damaged");
     std::fs::copy(reference_dir.join("run.txt"), dir.join("run.txt")).unwrap();
     let mut damaged = reference.clone();
     damaged[offsets[3] + 40 + 300] ^= 0x10;
@@ -131,7 +89,7 @@ fn a_damaged_chunk_in_the_middle_loses_no_intact_data() {
 
     // Resuming keeps the damaged bytes aside, plays chunk 4's games again and ends with the
     // file an undamaged run writes.
-    let resumed = datagen(&run_args("chess", 320, &dir), Duration::from_secs(300));
+    let resumed = within(300).run(&run_args("chess", 320, &dir));
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));
     let log = text(&resumed.stderr);
     assert!(!log.contains("incomplete chunk"), "{log}");
@@ -153,7 +111,7 @@ fn a_damaged_chunk_in_the_middle_loses_no_intact_data() {
     let mut bad_header = reference.clone();
     bad_header[offsets[3] + 17] ^= 0x02;
     std::fs::write(&data, &bad_header).unwrap();
-    let resumed = datagen(&run_args("chess", 320, &dir), Duration::from_secs(300));
+    let resumed = within(300).run(&run_args("chess", 320, &dir));
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));
     assert_eq!(std::fs::read(&data).unwrap(), reference);
     assert_eq!(
@@ -176,44 +134,31 @@ fn a_damaged_chunk_in_the_middle_loses_no_intact_data() {
 
 #[test]
 fn devices_are_refused_as_data_files() {
-    let dir = scratch("device");
-    let out = datagen(&run_args("chess", 2, &dir), Duration::from_secs(120));
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let data = dir.join("data.bin");
+    let dir = scratch_dir("odd-device");
+    let data = small_run("chess", 2, &dir);
     std::fs::remove_file(&data).unwrap();
     std::os::unix::fs::symlink("/dev/full", &data).unwrap();
-    let out = datagen(&run_args("chess", 2, &dir), Duration::from_secs(20));
+    let out = within(20).run(&run_args("chess", 2, &dir));
     assert!(!out.status.success());
     assert!(
         text(&out.stderr).contains("not a regular file"),
         "{}",
         text(&out.stderr)
     );
-    for command in ["stats", "verify", "positions"] {
-        let out = tool(command, "chess", Path::new("/dev/zero"));
-        assert!(!out.status.success(), "{command}");
-        assert!(
-            text(&out.stderr).contains("not a regular file"),
-            "{command}"
-        );
+    for (command, error) in refusals("chess", Path::new("/dev/zero")) {
+        assert!(error.contains("not a regular file"), "{command}: {error}");
     }
     let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn data_of_the_other_game_is_named() {
-    let dir = scratch("other-game");
-    let out = datagen(&run_args("shogi", 4, &dir), Duration::from_secs(120));
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let data = dir.join("data.bin");
-    for command in ["stats", "verify", "positions"] {
-        let out = tool(command, "chess", &data);
-        assert!(!out.status.success(), "{command}");
-        let message = text(&out.stderr);
+    let dir = scratch_dir("odd-other-game");
+    let data = small_run("shogi", 4, &dir);
+    for (command, error) in refusals("chess", &data) {
         assert!(
-            message.contains(data.to_str().unwrap())
-                && message.contains("holds shogi data, not chess"),
-            "{command}: {message}"
+            error.contains(data.to_str().unwrap()) && error.contains("holds shogi data, not chess"),
+            "{command}: {error}"
         );
     }
     let _ = std::fs::remove_dir_all(dir);
@@ -221,79 +166,29 @@ fn data_of_the_other_game_is_named() {
 
 #[test]
 fn stdout_errors_are_handled() {
-    let dir = scratch("stdout");
-    let out = datagen(&run_args("chess", 4, &dir), Duration::from_secs(120));
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let data = dir.join("data.bin");
-    for command in ["stats", "verify", "positions"] {
-        // A full disk: a clear error and a failure status.
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let out = Command::new(BIN)
-            .args([command, "--game", "chess", data.to_str().unwrap()])
-            .stdout(full)
-            .output()
-            .unwrap();
-        let message = text(&out.stderr);
-        assert!(!out.status.success(), "{command}");
-        assert!(!message.contains("panicked"), "{command}: {message}");
-        assert!(message.contains("No space left"), "{command}: {message}");
-
-        // A closed pipe (`| head -0`): a quiet exit.
-        let mut child = Command::new(BIN)
-            .args([command, "--game", "chess", data.to_str().unwrap()])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
-        let message = text(&out.stderr);
-        assert!(!message.contains("panicked"), "{command}: {message}");
-        assert!(out.status.success(), "{command}: {message}");
+    let dir = scratch_dir("odd-stdout");
+    let data = small_run("chess", 4, &dir);
+    for command in READERS {
+        DATAGEN.check_stdout_errors(&[command, "--game", "chess", data.to_str().unwrap()]);
     }
     let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn degenerate_arguments_are_refused() {
-    let dir = scratch("degenerate");
+    let dir = scratch_dir("odd-degenerate");
     for (flag, value) in [("--nodes", "0"), ("--threads", "0")] {
-        let mut args = run_args("chess", 2, &dir);
-        let at = args.iter().position(|a| a == flag).unwrap();
-        args[at + 1] = value.into();
-        let out = datagen(&args, Duration::from_secs(20));
-        assert!(!out.status.success(), "run {flag} 0");
-        assert!(
-            text(&out.stderr).contains(&format!("{flag} must be at least 1")),
-            "{}",
-            text(&out.stderr)
-        );
-        let args: Vec<String> = [
-            "match",
-            "--game",
-            "chess",
-            "--a",
-            "classical",
-            "--b",
-            "classical",
-            "--pairs",
-            "1",
-            flag,
-            value,
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let out = datagen(&args, Duration::from_secs(20));
-        assert!(!out.status.success(), "match {flag} 0");
-        assert!(
-            text(&out.stderr).contains(&format!("{flag} must be at least 1")),
-            "{}",
-            text(&out.stderr)
-        );
+        let run = with(run_args("chess", 2, &dir), flag, value);
+        let one_pair = with(classical_match("chess"), "--pairs", "1");
+        for (command, args) in [("run", run), ("match", with(one_pair, flag, value))] {
+            let out = within(20).run(&args);
+            assert!(!out.status.success(), "{command} {flag} 0");
+            assert!(
+                text(&out.stderr).contains(&format!("{flag} must be at least 1")),
+                "{}",
+                text(&out.stderr)
+            );
+        }
     }
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -2,10 +2,12 @@
 //! clocks kept by the runner and nobody oversteps by much; a player that cannot keep to its clock
 //! loses on time and is counted.
 
+mod common;
+
+use common::{classical_match, with, DATAGEN};
 use datagen::players::load_eval;
 use sente::game::Game;
-use sente::selfplay::{run_match, GameEnd, GameRecord, MatchConfig, PlayerConfig, TimeControl};
-use std::process::Command;
+use sente::selfplay::{run_match, GameEnd, MatchConfig, PlayerConfig, TimeControl};
 use std::sync::Mutex;
 
 type Chess = sente::chess::Position;
@@ -27,7 +29,7 @@ fn tiny_time_control_games_complete_on_the_clock() {
     let eval = load_eval::<Chess>("classical").unwrap();
     let a = PlayerConfig::with_time_control("a", eval.clone(), tc);
     let b = PlayerConfig::with_time_control("b", eval, tc);
-    let games: Mutex<Vec<GameRecord<Chess>>> = Mutex::new(Vec::new());
+    let games = Mutex::new(Vec::new());
     let report = run_match(&Chess::startpos(), &a, &b, &config(2), &|g| {
         games.lock().unwrap().push(g.clone())
     });
@@ -91,7 +93,7 @@ fn a_player_that_ignores_its_clock_loses_on_time() {
     };
     // The other side has no clock at all.
     let fast = PlayerConfig::with_nodes("fast", eval, 200);
-    let games: Mutex<Vec<GameRecord<Chess>>> = Mutex::new(Vec::new());
+    let games = Mutex::new(Vec::new());
     // From the start position (no random plies), so no game can end before the slow side moves.
     let from_start = MatchConfig {
         opening_plies: 0,
@@ -130,38 +132,21 @@ fn a_match_without_clocks_reports_no_forfeits() {
 
 #[test]
 fn the_command_line_plays_on_a_clock_and_rejects_bad_time_controls() {
-    let bin = env!("CARGO_BIN_EXE_datagen");
-    let base = [
-        "match",
-        "--game",
-        "chess",
-        "--a",
-        "classical",
-        "--b",
-        "classical",
-    ];
-    let output = Command::new(bin)
-        .args(base)
-        .args(["--pairs", "1", "--tc", "1+0.01"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{output:?}");
+    let one_pair = with(classical_match("chess"), "--pairs", "1");
+    let stdout = DATAGEN.ok(&with(one_pair.clone(), "--tc", "1+0.01"));
     assert!(stdout.contains("2 games"), "{stdout}");
     assert!(stdout.contains("losses on time: classical"), "{stdout}");
     for bad in ["1+x", "0+1", "-5"] {
-        let output = Command::new(bin)
-            .args(base)
-            .args(["--pairs", "1", &format!("--tc={bad}")])
-            .output()
-            .unwrap();
-        assert!(!output.status.success(), "{bad}");
-        assert!(String::from_utf8_lossy(&output.stderr).contains("time control"));
+        // `--tc=-5`, not `--tc -5`, which would read as an option.
+        let mut args = one_pair.clone();
+        args.push(format!("--tc={bad}"));
+        let error = DATAGEN.failure(&args);
+        assert!(error.contains("time control"), "{bad}: {error}");
     }
-    let both = Command::new(bin)
-        .args(base)
-        .args(["--tc", "1+0.01", "--nodes", "100"])
-        .output()
-        .unwrap();
-    assert!(!both.status.success());
+    let both = with(
+        with(classical_match("chess"), "--tc", "1+0.01"),
+        "--nodes",
+        "100",
+    );
+    DATAGEN.failure(&both);
 }

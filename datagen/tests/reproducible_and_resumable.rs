@@ -1,55 +1,30 @@
 //! A run is bit-identical whatever the thread count, and a run killed with SIGKILL and restarted
 //! with the same arguments ends with exactly the same file as an uninterrupted one.
 
-use sente::game::Game;
+mod common;
+
+use common::{data_of, run_args, scratch, with, DATAGEN};
+use sente::dispatch_game;
+use sente::game::{Game, GameKind};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_datagen");
-
+/// 96 games of seed 11 on `threads` threads.
 fn args(game: &str, threads: usize, out: &Path) -> Vec<String> {
-    [
-        "run",
-        "--game",
-        game,
-        "--games",
-        "96",
-        "--nodes",
-        "300",
-        "--verify-nodes",
-        "200",
-        "--seed",
-        "11",
-        "--threads",
-        &threads.to_string(),
-        "--out",
-        out.to_str().unwrap(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
-}
-
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-datagen-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    let args = with(run_args(game, 96, out), "--seed", "11");
+    with(args, "--threads", &threads.to_string())
 }
 
 fn run_to_end(game: &str, threads: usize, out: &Path) -> Vec<u8> {
-    let status = Command::new(BIN)
-        .args(args(game, threads, out))
-        .status()
-        .unwrap();
-    assert!(status.success());
-    std::fs::read(out.join("data.bin")).unwrap()
+    DATAGEN.ok(&args(game, threads, out));
+    data_of(out)
 }
 
 fn check(game: &str) {
-    let one = scratch(&format!("{game}-one"));
-    let two = scratch(&format!("{game}-two"));
-    let killed = scratch(&format!("{game}-killed"));
+    let one = scratch(&format!("repro-{game}-one"));
+    let two = scratch(&format!("repro-{game}-two"));
+    let killed = scratch(&format!("repro-{game}-killed"));
     let reference = run_to_end(game, 1, &one);
     assert_eq!(
         run_to_end(game, 2, &two),
@@ -58,7 +33,7 @@ fn check(game: &str) {
     );
 
     // Start, wait until at least one chunk is on disk, SIGKILL, then resume.
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(DATAGEN.path)
         .args(args(game, 2, &killed))
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -84,15 +59,7 @@ fn check(game: &str) {
         "resumed run differs"
     );
 
-    let verify = Command::new(BIN)
-        .args(["verify", "--game", game, data.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        verify.status.success(),
-        "{}",
-        String::from_utf8_lossy(&verify.stdout)
-    );
+    DATAGEN.ok(&["verify", "--game", game, data.to_str().unwrap()]);
     check_positions(game, &data);
     for dir in [one, two, killed] {
         let _ = std::fs::remove_dir_all(dir);
@@ -103,19 +70,14 @@ fn check(game: &str) {
 /// engine reads back.
 fn check_positions(game: &str, data: &Path) {
     let listed = |every: &str| {
-        let out = Command::new(BIN)
-            .args([
-                "positions",
-                "--game",
-                game,
-                "--every",
-                every,
-                data.to_str().unwrap(),
-            ])
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        String::from_utf8(out.stdout).unwrap()
+        DATAGEN.ok(&[
+            "positions",
+            "--game",
+            game,
+            "--every",
+            every,
+            data.to_str().unwrap(),
+        ])
     };
     let all = listed("1");
     let sample = listed("10");
@@ -124,13 +86,10 @@ fn check_positions(game: &str, data: &Path) {
     assert!(all_lines.len() > 100);
     assert_eq!(sample_lines.len(), all_lines.len().div_ceil(10));
     assert_eq!(sample_lines[1], all_lines[10]);
+    let kind: GameKind = game.parse().unwrap();
     for line in sample_lines {
-        let ok = if game == "chess" {
-            sente::chess::Position::from_text(line).is_ok()
-        } else {
-            sente::shogi::Position::from_text(line).is_ok()
-        };
-        assert!(ok, "{line}");
+        let read_back = dispatch_game!(kind, G => G::from_text(line).is_ok());
+        assert!(read_back, "{line}");
     }
 }
 
@@ -146,13 +105,9 @@ fn shogi_runs_are_reproducible_and_resume_after_a_kill() {
 
 #[test]
 fn a_run_with_other_settings_in_the_same_directory_is_refused() {
-    let dir = scratch("mismatch");
+    let dir = scratch("repro-mismatch");
     run_to_end("chess", 2, &dir);
-    let mut other = args("chess", 2, &dir);
-    let seed = other.iter().position(|a| a == "--seed").unwrap();
-    other[seed + 1] = "12".into();
-    let out = Command::new(BIN).args(other).output().unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
+    let error = DATAGEN.failure(&with(args("chess", 2, &dir), "--seed", "12"));
+    assert!(error.contains("other settings"), "{error}");
     let _ = std::fs::remove_dir_all(dir);
 }

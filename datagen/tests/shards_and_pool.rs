@@ -3,70 +3,41 @@
 //! duplicates, damage and other games' data without changing its manifest; a sharded match
 //! merges to the counts of the whole match.
 
+mod common;
+
+use common::{classical_match, run_args, scratch, strings, with, DATAGEN};
 use datagen::digest::collect_games;
 use datagen::match_result::MatchResult;
-use datagen::pool::{expand_data_paths, Pool};
 use sente::selfplay::Pentanomial;
+use sente_data::data_paths::expand_data_paths;
+use sente_data::pool::Pool;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_datagen");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-scale-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn datagen(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = datagen(args);
-    assert!(
-        out.status.success(),
-        "datagen {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn failure(args: &[&str]) -> String {
-    let out = datagen(args);
-    assert!(!out.status.success(), "datagen {args:?} should fail");
-    String::from_utf8(out.stderr).unwrap()
-}
+use std::process::Command;
 
 /// `datagen run` with small searches; `shard` like `1/3` or `None`.
 fn run(game: &str, games: u64, shard: Option<&str>, out: &Path) {
-    let games = games.to_string();
-    let mut args = vec![
-        "run",
-        "--game",
-        game,
-        "--games",
-        &games,
-        "--nodes",
-        "300",
-        "--verify-nodes",
-        "200",
-        "--seed",
-        "5",
-        "--threads",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    if let Some(shard) = shard {
-        args.extend(["--shard", shard]);
-    }
-    ok(&args);
+    let args = run_args(game, games, out);
+    DATAGEN.ok(&match shard {
+        Some(shard) => with(args, "--shard", shard),
+        None => args,
+    });
+}
+
+/// `datagen pool add` of chess `inputs` to `pool` as generation `generation`.
+fn pool_add(pool: &Path, generation: u32, inputs: &[&Path]) -> Vec<String> {
+    let mut args = strings(&["pool", "add", "--pool", pool.to_str().unwrap()]);
+    args = with(
+        with(args, "--game", "chess"),
+        "--generation",
+        &generation.to_string(),
+    );
+    args.extend(inputs.iter().map(|i| i.to_str().unwrap().to_string()));
+    args
 }
 
 #[test]
 fn shards_hold_the_games_of_one_run_and_resume_alone() {
-    let dir = scratch("shards");
+    let dir = scratch("scale-shards");
     let whole = dir.join("whole");
     run("chess", 70, None, &whole);
     let shards: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("s{i}"))).collect();
@@ -101,25 +72,9 @@ fn shards_hold_the_games_of_one_run_and_resume_alone() {
     run("chess", 70, Some("1/3"), &shards[1]);
     assert_eq!(std::fs::read(&data).unwrap(), complete);
     // Another shard (or none) in the same directory is a different run.
-    let error = failure(&[
-        "run",
-        "--game",
-        "chess",
-        "--games",
-        "70",
-        "--nodes",
-        "300",
-        "--verify-nodes",
-        "200",
-        "--seed",
-        "5",
-        "--shard",
-        "2/3",
-        "--out",
-        shards[1].to_str().unwrap(),
-    ]);
+    let error = DATAGEN.failure(&with(run_args("chess", 70, &shards[1]), "--shard", "2/3"));
     assert!(error.contains("other settings"), "{error}");
-    let error = failure(&[
+    let error = DATAGEN.failure(&[
         "run",
         "--game",
         "chess",
@@ -134,7 +89,7 @@ fn shards_hold_the_games_of_one_run_and_resume_alone() {
         error.contains("--shard splits a fixed game count"),
         "{error}"
     );
-    let error = failure(&[
+    let error = DATAGEN.failure(&[
         "run",
         "--game",
         "chess",
@@ -149,23 +104,13 @@ fn shards_hold_the_games_of_one_run_and_resume_alone() {
 
     // The digest of the pooled shards equals that of the whole run.
     let pool = dir.join("pool");
-    let mut add = vec![
-        "pool",
-        "add",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--game",
-        "chess",
-    ];
-    add.extend(["--generation", "3"]);
-    let shard_args: Vec<&str> = shards.iter().map(|p| p.to_str().unwrap()).collect();
-    add.extend(&shard_args);
-    ok(&add);
-    let digest = |input: &Path| ok(&["digest", "--game", "chess", input.to_str().unwrap()]);
+    let shard_dirs: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+    DATAGEN.ok(&pool_add(&pool, 3, &shard_dirs));
+    let digest = |input: &Path| DATAGEN.ok(&["digest", "--game", "chess", input.to_str().unwrap()]);
     assert_eq!(digest(&pool), digest(&whole));
     assert!(digest(&pool).starts_with("games 70 digest "));
     // Overlapping inputs are an error, not a bigger digest.
-    let error = failure(&[
+    let error = DATAGEN.failure(&[
         "digest",
         "--game",
         "chess",
@@ -178,7 +123,7 @@ fn shards_hold_the_games_of_one_run_and_resume_alone() {
 
 #[test]
 fn a_pool_verifies_refuses_and_lists() {
-    let dir = scratch("pool");
+    let dir = scratch("scale-pool");
     let (a, b, whole, shogi) = (
         dir.join("a"),
         dir.join("b"),
@@ -191,27 +136,12 @@ fn a_pool_verifies_refuses_and_lists() {
     run("shogi", 2, None, &shogi);
     let pool = dir.join("pool");
     let p = pool.to_str().unwrap();
-    let add = |inputs: &[&Path]| {
-        let mut args = vec![
-            "pool",
-            "add",
-            "--pool",
-            p,
-            "--game",
-            "chess",
-            "--generation",
-            "2",
-        ];
-        args.extend(inputs.iter().map(|i| i.to_str().unwrap()));
-        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
-    };
-    let run_args =
-        |args: Vec<String>| datagen(&args.iter().map(String::as_str).collect::<Vec<_>>());
-    assert!(run_args(add(&[&a])).status.success());
+    let add = |inputs: &[&Path]| DATAGEN.run(&pool_add(&pool, 2, inputs));
+    assert!(add(&[&a]).status.success());
     let manifest = std::fs::read_to_string(pool.join("pool.tsv")).unwrap();
 
     let refused = |inputs: &[&Path], why: &str| {
-        let out = run_args(add(inputs));
+        let out = add(inputs);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success() && stderr.contains(why), "{stderr}");
         // Nothing changed.
@@ -245,8 +175,8 @@ fn a_pool_verifies_refuses_and_lists() {
     std::fs::write(&bare, &bytes).unwrap();
     refused(&[&bare], "run.txt");
 
-    assert!(run_args(add(&[&b])).status.success());
-    let listing = ok(&["pool", "list", p]);
+    assert!(add(&[&b]).status.success());
+    let listing = DATAGEN.ok(&["pool", "list", p]);
     assert!(listing.contains("total: 2 files, 12 games"), "{listing}");
     assert!(
         listing.contains("\t0/2\t6\t") && listing.contains("\t1/2\t6\t"),
@@ -263,14 +193,16 @@ fn a_pool_verifies_refuses_and_lists() {
     assert_eq!(files, opened.files());
     let mut verify = vec!["verify", "--game", "chess"];
     verify.extend(files.iter().map(|f| f.to_str().unwrap()));
-    assert!(ok(&verify).contains("verified 12 games in 2 files: 0 problems"));
+    assert!(DATAGEN
+        .ok(&verify)
+        .contains("verified 12 games in 2 files: 0 problems"));
     // A damaged manifest is an error naming the line, not a crash.
     std::fs::write(
         pool.join("pool.tsv"),
         manifest.replace("\tclassical\t300\t", "\tclassical\tmany\t"),
     )
     .unwrap();
-    let error = failure(&["pool", "list", p]);
+    let error = DATAGEN.failure(&["pool", "list", p]);
     assert!(
         error.contains("line 3") && error.contains("many"),
         "{error}"
@@ -280,33 +212,24 @@ fn a_pool_verifies_refuses_and_lists() {
 
 #[test]
 fn a_sharded_match_merges_to_the_whole_match() {
-    let dir = scratch("match");
+    let dir = scratch("scale-match");
     std::fs::create_dir_all(&dir).unwrap();
     let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../nets/chess-default.nnue");
     let play = |shard: Option<&str>, result: &Path| {
-        let mut args = vec![
-            "match",
-            "--game",
-            "chess",
-            "--a",
-            net,
-            "--b",
-            "classical",
-            "--pairs",
-            "5",
-            "--nodes",
-            "200",
-            "--verify-nodes",
-            "100",
-            "--seed",
-            "9",
-            "--result",
-            result.to_str().unwrap(),
-        ];
-        if let Some(shard) = shard {
-            args.extend(["--shard", shard]);
+        let mut args = with(classical_match("chess"), "--a", net);
+        for (flag, value) in [
+            ("--pairs", "5"),
+            ("--nodes", "200"),
+            ("--verify-nodes", "100"),
+        ] {
+            args = with(args, flag, value);
         }
-        ok(&args);
+        args = with(args, "--seed", "9");
+        args = with(args, "--result", result.to_str().unwrap());
+        if let Some(shard) = shard {
+            args = with(args, "--shard", shard);
+        }
+        DATAGEN.ok(&args);
         MatchResult::read(result).unwrap()
     };
     let whole = play(None, &dir.join("whole.txt"));
@@ -325,7 +248,7 @@ fn a_sharded_match_merges_to_the_whole_match() {
         .collect();
     let mut args = vec!["match-merge", "--sprt", "0,10"];
     args.extend(files.iter().map(String::as_str));
-    let merged = ok(&args);
+    let merged = DATAGEN.ok(&args);
     // Node-limited games are deterministic: the shards add up to the whole match.
     let mut sum = Pentanomial::default();
     for part in &parts {
@@ -334,7 +257,7 @@ fn a_sharded_match_merges_to_the_whole_match() {
         }
     }
     assert_eq!(sum, whole.pentanomial);
-    let whole_text = ok(&[
+    let whole_text = DATAGEN.ok(&[
         "match-merge",
         "--sprt",
         "0,10",
@@ -346,28 +269,17 @@ fn a_sharded_match_merges_to_the_whole_match() {
         "{merged}"
     );
     // The same shard twice is refused.
-    let error = failure(&["match-merge", &files[0], &files[0]]);
+    let error = DATAGEN.failure(&["match-merge", &files[0], &files[0]]);
     assert!(error.contains("given twice"), "{error}");
-    let error = failure(&[
-        "match",
-        "--game",
-        "chess",
-        "--a",
-        "classical",
-        "--b",
-        "classical",
-        "--shard",
-        "0/2",
-        "--sprt",
-        "0,10",
-    ]);
+    let sharded = with(classical_match("chess"), "--shard", "0/2");
+    let error = DATAGEN.failure(&with(sharded, "--sprt", "0,10"));
     assert!(error.contains("--sprt"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn concurrent_pool_adds_take_turns() {
-    let dir = scratch("concurrent");
+    let dir = scratch("scale-concurrent");
     let shards: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("s{i}"))).collect();
     for (i, out) in shards.iter().enumerate() {
         run("chess", 9, Some(&format!("{i}/3")), out);
@@ -376,9 +288,8 @@ fn concurrent_pool_adds_take_turns() {
     let children: Vec<_> = shards
         .iter()
         .map(|shard| {
-            Command::new(BIN)
-                .args(["pool", "add", "--game", "chess", "--pool"])
-                .args([&pool, shard])
+            Command::new(DATAGEN.path)
+                .args(pool_add(&pool, 0, &[shard]))
                 .spawn()
                 .unwrap()
         })

@@ -1,11 +1,10 @@
 //! Self-play on shogi: a short match plays legal games (drops, promotions) to a result by the
-//! rules or by adjudication, and the counts add up. Ignored measurements compare search
-//! features (SPRT [-10, 0]: the default must not be worse).
+//! rules or by adjudication, and the counts add up. What a search technique is worth is measured
+//! by `scripts/bench/search_feature_sprt.sh` (see `docs/measurements.md`).
 
 use sente::game::{Game, HistoryEntry};
 use sente::movelist::MoveList;
-use sente::search::SearchFeatures;
-use sente::selfplay::{run_match, Adjudication, GameEnd, MatchConfig, PlayerConfig, Sprt};
+use sente::selfplay::{run_match, Adjudication, GameEnd, MatchConfig, PlayerConfig};
 use sente::shogi::{ClassicalEval, Position};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -21,7 +20,7 @@ fn a_short_shogi_match_plays_legal_games_to_a_result() {
             max_plies: 300,
             ..Adjudication::default()
         },
-        sprt: None,
+        ..MatchConfig::default()
     };
     let a = PlayerConfig::with_nodes("a", ClassicalEval::default(), 600);
     let b = PlayerConfig::with_nodes("b", ClassicalEval::default(), 300);
@@ -50,53 +49,4 @@ fn a_short_shogi_match_plays_legal_games_to_a_result() {
     assert_eq!(games.load(Ordering::Relaxed), 4);
     assert_eq!(report.wdl.games(), 4);
     assert_eq!(report.pentanomial.pairs(), 2);
-}
-
-fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// The default search against one with a feature changed, at SELFPLAY_NODES per move or, with
-/// SELFPLAY_TC (e.g. `4+0.05`), on a real clock, so that a change that only buys speed is
-/// measured by what the speed is worth.
-fn measure(label: &str, change: impl Fn(&mut SearchFeatures)) {
-    let pairs = env_or("SELFPLAY_PAIRS", 100) as usize;
-    let nodes = env_or("SELFPLAY_NODES", 5000);
-    let full = match std::env::var("SELFPLAY_TC") {
-        Ok(tc) => PlayerConfig::with_time_control(
-            "default search",
-            ClassicalEval::default(),
-            tc.parse().expect("SELFPLAY_TC is BASE+INC"),
-        ),
-        Err(_) => PlayerConfig::with_nodes("default search", ClassicalEval::default(), nodes),
-    };
-    let mut changed = full.clone();
-    changed.name = label.to_string();
-    change(&mut changed.features);
-    let config = MatchConfig {
-        pairs,
-        concurrency: env_or("SELFPLAY_THREADS", 2) as usize,
-        opening_plies: 8,
-        seed: env_or("SELFPLAY_SEED", 2026),
-        adjudication: Adjudication::default(),
-        sprt: Some(Sprt {
-            elo0: -10.0,
-            elo1: 0.0,
-            alpha: 0.05,
-            beta: 0.05,
-        }),
-    };
-    let started = std::time::Instant::now();
-    let report = run_match(&Position::startpos(), &full, &changed, &config, &|_| {});
-    println!("{:.0} s\n{report}\n", started.elapsed().as_secs_f64());
-}
-
-/// Run with `cargo test --release -p sente --test selfplay_shogi -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn measure_lazy_quiet_scoring() {
-    measure("quiets scored up front", |f| f.lazy_quiet_scoring = false);
 }

@@ -22,6 +22,11 @@ fn player(name: &str, depth: u32) -> PlayerConfig<LinesEval> {
     }
 }
 
+/// The perfect player (depth 9) and a shallow one (depth 1).
+fn perfect_and_shallow() -> [PlayerConfig<LinesEval>; 2] {
+    [player("perfect", 9), player("shallow", 1)]
+}
+
 #[test]
 fn random_openings_are_seeded_and_playable() {
     let start = TicTacToe::startpos();
@@ -61,13 +66,13 @@ fn perfect_player_never_loses_and_counts_add_up() {
         concurrency: 2,
         opening_plies: 1,
         seed: 3,
-        adjudication: Adjudication::default(),
-        sprt: None,
+        ..MatchConfig::default()
     };
+    let [perfect, shallow] = perfect_and_shallow();
     let report = run_match(
         &TicTacToe::startpos(),
-        &player("perfect", 9),
-        &player("shallow", 1),
+        &perfect,
+        &shallow,
         &config,
         &|record| {
             assert!(record.moves.len() + record.opening.len() <= 9);
@@ -89,51 +94,36 @@ fn perfect_player_never_loses_and_counts_add_up() {
 
 #[test]
 fn sprt_stops_a_decided_match_early() {
-    let config = sprt_config(1, 11);
-    let report = run_match(
-        &TicTacToe::startpos(),
-        &player("perfect", 9),
-        &player("shallow", 1),
-        &config,
-        &|_| {},
-    );
-    let (_, llr, verdict) = report.sprt.expect("sprt evaluated");
-    assert_eq!(verdict, sente::selfplay::SprtVerdict::AcceptH1, "{report}");
-    assert!(llr >= 2.94);
-    assert!(report.pentanomial.pairs() < 500, "{report}");
+    perfect_against_shallow_until_decided(1, 11);
 }
 
 #[test]
 fn a_match_stopped_by_the_sprt_reports_the_verdict_that_stopped_it() {
     // With several games in flight, pairs finishing after the decision are not counted, so a
     // match that stopped early never reports "continue".
-    let config = sprt_config(4, 12);
-    let report = run_match(
-        &TicTacToe::startpos(),
-        &player("perfect", 9),
-        &player("shallow", 1),
-        &config,
-        &|_| {},
-    );
-    let (_, llr, verdict) = report.sprt.expect("sprt evaluated");
-    assert!(report.pentanomial.pairs() < 500, "{report}");
-    assert_eq!(verdict, sente::selfplay::SprtVerdict::AcceptH1, "{report}");
-    assert!(llr >= 2.94, "{report}");
+    perfect_against_shallow_until_decided(4, 12);
 }
 
-/// Up to 500 pairs with an SPRT [0, 20] that stops the match once decided.
-fn sprt_config(concurrency: usize, seed: u64) -> MatchConfig {
-    MatchConfig {
+/// The perfect player against the shallow one, up to 500 pairs with an SPRT [0, 20]: the match
+/// stops early, accepting H1, and reports the verdict that stopped it.
+fn perfect_against_shallow_until_decided(concurrency: usize, seed: u64) {
+    let config = MatchConfig {
         pairs: 500,
         concurrency,
         opening_plies: 1,
         seed,
-        adjudication: Adjudication::default(),
         sprt: Some(Sprt {
             elo0: 0.0,
             elo1: 20.0,
             alpha: 0.05,
             beta: 0.05,
         }),
-    }
+        ..MatchConfig::default()
+    };
+    let [perfect, shallow] = perfect_and_shallow();
+    let report = run_match(&TicTacToe::startpos(), &perfect, &shallow, &config, &|_| {});
+    let (_, llr, verdict) = report.sprt.expect("sprt evaluated");
+    assert!(report.pentanomial.pairs() < 500, "{report}");
+    assert_eq!(verdict, sente::selfplay::SprtVerdict::AcceptH1, "{report}");
+    assert!(llr >= 2.94, "{report}");
 }

@@ -74,7 +74,7 @@ impl Checkpoint {
 
     /// Reads a checkpoint, refusing a damaged one (checksum mismatch) or anything else.
     pub fn load(path: &Path) -> Result<Self> {
-        datagen::inspect::check_regular_file(path)?;
+        sente_data::file::check_regular_file(path)?;
         let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
         Self::from_bytes(&bytes).with_context(|| format!("loading {}", path.display()))
     }

@@ -5,15 +5,17 @@
 
 use crate::batch::{blend_target, Batch};
 use anyhow::Result;
-use datagen::format::{
-    game_id, GameRecord, RecordError, RESULT_DRAW, RESULT_FIRST_WINS, SCORE_NONE,
-};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use sente::game::{Game, Side};
 
 use sente::nnue::{NnueGame, MAX_ACTIVE};
+use sente_data::chunk::game_kind;
+use sente_data::read::read_games;
+use sente_data::stored_game::{
+    RecordError, StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, SCORE_NONE,
+};
 use std::path::PathBuf;
 
 /// Which positions are used for training.
@@ -56,11 +58,11 @@ pub struct TargetBlend {
 /// is an error naming the game it holds; damaged chunks are skipped with a warning naming the
 /// file and chunk (later chunks are still read); games that do not replay through the rules are
 /// dropped with a warning naming the file and the game's index.
-pub fn load_games<G: Game>(files: &[PathBuf]) -> Result<Vec<GameRecord>> {
+pub fn load_games<G: Game>(files: &[PathBuf]) -> Result<Vec<StoredGame>> {
     let mut games = Vec::new();
     let mut sources = Vec::new();
     for (file, path) in files.iter().enumerate() {
-        datagen::inspect::read_games(path, Some(game_id::<G>()), |index, record| {
+        read_games(path, Some(game_kind::<G>()), |index, record| {
             games.push(record.clone());
             sources.push((file, index));
         })?;
@@ -93,7 +95,7 @@ pub fn load_games<G: Game>(files: &[PathBuf]) -> Result<Vec<GameRecord>> {
 /// training target (side to move's point of view). Fails if the record does not replay (games
 /// from `load_games` always do); the positions before the bad move have been visited.
 pub fn for_each_training_position<G: NnueGame>(
-    record: &GameRecord,
+    record: &StoredGame,
     filter: &Filter,
     blend: &TargetBlend,
     mut visit: impl FnMut(&G, f32),
@@ -127,7 +129,7 @@ pub fn for_each_training_position<G: NnueGame>(
 
 /// Appends the usable positions of one game to `out`.
 pub fn extract_game<G: NnueGame>(
-    record: &GameRecord,
+    record: &StoredGame,
     filter: &Filter,
     blend: &TargetBlend,
     out: &mut Batch,
@@ -164,7 +166,7 @@ pub fn warn_unreplayable(replayed: Result<(), RecordError>) {
 
 /// Extracts the positions of `games` in parallel, concatenated in game order.
 pub fn extract_games<G: NnueGame>(
-    games: &[&GameRecord],
+    games: &[&StoredGame],
     filter: &Filter,
     blend: &TargetBlend,
 ) -> Batch {
@@ -207,7 +209,7 @@ fn shuffled(n: usize, seed: u64) -> Vec<u32> {
 
 /// An endless, reproducible stream of shuffled training batches.
 pub struct BatchStream<'a, G: NnueGame> {
-    games: &'a [GameRecord],
+    games: &'a [StoredGame],
     filter: Filter,
     blend: TargetBlend,
     seed: u64,
@@ -223,7 +225,7 @@ pub struct BatchStream<'a, G: NnueGame> {
 
 impl<'a, G: NnueGame> BatchStream<'a, G> {
     pub fn new(
-        games: &'a [GameRecord],
+        games: &'a [StoredGame],
         filter: Filter,
         blend: TargetBlend,
         seed: u64,
@@ -271,7 +273,7 @@ impl<'a, G: NnueGame> BatchStream<'a, G> {
             }
             let start = self.position.next_game as usize;
             let end = (start + self.pool_games).min(self.games.len());
-            let picked: Vec<&GameRecord> = self.order[start..end]
+            let picked: Vec<&StoredGame> = self.order[start..end]
                 .iter()
                 .map(|&i| &self.games[i as usize])
                 .collect();
@@ -309,12 +311,12 @@ impl<'a, G: NnueGame> BatchStream<'a, G> {
 
 /// Validation positions: every usable position of `games` (at most `limit`).
 pub fn validation_set<G: NnueGame>(
-    games: &[GameRecord],
+    games: &[StoredGame],
     filter: &Filter,
     blend: &TargetBlend,
     limit: usize,
 ) -> Batch {
-    let refs: Vec<&GameRecord> = games.iter().collect();
+    let refs: Vec<&StoredGame> = games.iter().collect();
     let filter = Filter {
         mirror: false,
         ..*filter

@@ -5,14 +5,14 @@
 
 use crate::plot::{both_formats, register_font, Series};
 use anyhow::{bail, Context, Result};
-use plotters::style::{BLUE, RED};
+use plotters::style::{BLUE, GREEN, MAGENTA, RED};
 use sente::game::GameKind;
 use std::path::Path;
 
 /// One promoted net: its game and the Elo (± 95% error) it showed against its parent.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Promotion {
-    pub game: String,
+    pub game: GameKind,
     pub net: String,
     pub elo: f64,
     pub error: f64,
@@ -44,8 +44,11 @@ pub fn parse_history(text: &str) -> Result<Vec<Promotion>> {
         let Some((elo, error)) = parse_elo(fields[8]) else {
             bail!("line {}: no `Elo X ± Y` in {:?}", i + 1, fields[8]);
         };
+        let game = fields[0]
+            .parse()
+            .with_context(|| format!("line {}", i + 1))?;
         out.push(Promotion {
-            game: fields[0].to_string(),
+            game,
             net: fields[1].to_string(),
             elo,
             error,
@@ -55,7 +58,7 @@ pub fn parse_history(text: &str) -> Result<Vec<Promotion>> {
 }
 
 /// Generation → Elo relative to the classical evaluator, starting with (0, 0).
-pub fn cumulative_elo(history: &[Promotion], game: &str) -> Vec<(f64, f64)> {
+pub fn cumulative_elo(history: &[Promotion], game: GameKind) -> Vec<(f64, f64)> {
     let mut points = vec![(0.0, 0.0)];
     let mut total = 0.0;
     for (generation, p) in history.iter().filter(|p| p.game == game).enumerate() {
@@ -71,12 +74,12 @@ pub fn plot_elo_history(history_file: &Path, out_dir: &Path) -> Result<()> {
         .with_context(|| format!("reading {}", history_file.display()))?;
     let history = parse_history(&text)?;
     register_font();
-    let series: Vec<Series> = [(GameKind::Chess, BLUE), (GameKind::Shogi, RED)]
+    // One colour per game, in registry order.
+    let colours = [BLUE, RED, GREEN, MAGENTA].into_iter().cycle();
+    let series: Vec<Series> = GameKind::ALL
         .into_iter()
-        .map(|(game, colour)| {
-            let game = game.name();
-            (game, cumulative_elo(&history, game), colour)
-        })
+        .zip(colours)
+        .map(|(game, colour)| (game.name(), cumulative_elo(&history, game), colour))
         .filter(|(_, points, _)| points.len() > 1)
         .collect();
     both_formats(
@@ -102,15 +105,20 @@ mod tests {
         assert_eq!(history.len(), 3);
         assert_eq!(history[0].error, 20.0);
         assert_eq!(
-            cumulative_elo(&history, "chess"),
+            cumulative_elo(&history, GameKind::Chess),
             vec![(0.0, 0.0), (1.0, 50.5), (2.0, 70.5)]
         );
         assert_eq!(
-            cumulative_elo(&history, "shogi"),
+            cumulative_elo(&history, GameKind::Shogi),
             vec![(0.0, 0.0), (1.0, 80.0)]
         );
         assert!(parse_history("chess\tx\n").is_err());
         assert!(parse_history("chess\ta\tb\tc\td\te\tf\tg\tno result\n").is_err());
+        let error = parse_history("go\ta\tb\tc\td\te\tf\tg\tElo 1 ± 2\n").unwrap_err();
+        assert!(
+            format!("{error:#}").contains("line 1: unknown game 'go'"),
+            "{error:#}"
+        );
     }
 
     #[test]

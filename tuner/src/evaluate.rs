@@ -3,10 +3,10 @@
 
 use crate::batch::Batch;
 use crate::data::{for_each_training_position, warn_unreplayable, Filter, TargetBlend};
-use datagen::format::GameRecord;
 use rayon::prelude::*;
 use sente::eval::Evaluator;
 use sente::nnue::{simd, Network, NnueGame, SimdLevel};
+use sente_data::stored_game::StoredGame;
 
 /// Mean loss of the quantized `net` over `batch`, computed with the engine's kernels.
 pub fn quantized_loss(net: &Network, batch: &Batch) -> f32 {
@@ -40,29 +40,46 @@ pub fn quantized_loss(net: &Network, batch: &Batch) -> f32 {
 /// Mean loss of the game's classical (static) evaluator over the usable positions of `games`:
 /// the baseline a trained net has to beat.
 pub fn classical_loss<G: NnueGame>(
-    games: &[GameRecord],
+    games: &[StoredGame],
     filter: &Filter,
     blend: &TargetBlend,
 ) -> (f32, usize) {
-    let (sum, count) = games
-        .par_iter()
-        .map(|record| {
-            let mut eval = G::Classical::default();
+    let games: Vec<&StoredGame> = games.iter().collect();
+    let (loss, count) = evaluator_loss::<G>(&G::Classical::default(), &games, filter, blend);
+    (loss as f32, count)
+}
+
+/// Mean loss of the classical evaluator `eval` over the positions of `games` that pass `filter`,
+/// and how many there were. Games are summed in fixed chunks, in game order, so the result does
+/// not depend on the thread count.
+pub fn evaluator_loss<G: NnueGame>(
+    eval: &G::Classical,
+    games: &[&StoredGame],
+    filter: &Filter,
+    blend: &TargetBlend,
+) -> (f64, usize) {
+    let parts: Vec<(f64, usize)> = games
+        .par_chunks(64)
+        .map(|chunk| {
+            let mut eval = eval.clone();
             let (mut sum, mut count) = (0.0f64, 0usize);
-            warn_unreplayable(for_each_training_position::<G>(
-                record,
-                filter,
-                blend,
-                |pos, target| {
-                    eval.reset(pos);
-                    let cp = eval.evaluate(pos) as f32;
-                    let p = 1.0 / (1.0 + (-cp / blend.eval_scale).exp());
-                    sum += ((p - target) * (p - target)) as f64;
-                    count += 1;
-                },
-            ));
+            for record in chunk {
+                warn_unreplayable(for_each_training_position::<G>(
+                    record,
+                    filter,
+                    blend,
+                    |pos, target| {
+                        eval.reset(pos);
+                        let cp = eval.evaluate(pos) as f32;
+                        let p = 1.0 / (1.0 + (-cp / blend.eval_scale).exp());
+                        sum += ((p - target) * (p - target)) as f64;
+                        count += 1;
+                    },
+                ));
+            }
             (sum, count)
         })
-        .reduce(|| (0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-    ((sum / count.max(1) as f64) as f32, count)
+        .collect();
+    let (sum, count) = parts.iter().fold((0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    (sum / count.max(1) as f64, count)
 }

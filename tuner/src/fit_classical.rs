@@ -13,14 +13,14 @@
 
 use crate::adamw::AdamW;
 use crate::data::{for_each_training_position, load_games, warn_unreplayable, Filter, TargetBlend};
+use crate::evaluate::evaluator_loss;
 use anyhow::{bail, Context, Result};
-use datagen::format::GameRecord;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use sente::eval::Evaluator;
 use sente::game::{Game, Side};
 use sente::nnue::NnueGame;
+use sente_data::stored_game::StoredGame;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -45,12 +45,28 @@ pub trait ClassicalFit: NnueGame {
     fn params_source(v: &[f32]) -> String;
 }
 
-static CHESS_EVAL: sente::chess::ClassicalEval = sente::chess::ClassicalEval {
-    params: sente::chess::ClassicalParams::DEFAULT,
-};
-static SHOGI_EVAL: sente::shogi::ClassicalEval = sente::shogi::ClassicalEval {
-    params: sente::shogi::ClassicalParams::DEFAULT,
-};
+/// The `ClassicalFit` methods that every game's classical module (`sente::<game>`) provides the
+/// same way: `ClassicalParams::{DEFAULT, to_vector, from_vector}` and
+/// `ClassicalEval::coefficients`.
+macro_rules! linear_form_of {
+    ($game:ident) => {
+        fn default_vector() -> Vec<f32> {
+            sente::$game::ClassicalParams::DEFAULT.to_vector()
+        }
+
+        fn side_coefficients(&self, out: &mut Vec<(u32, f32)>) {
+            static DEFAULT: sente::$game::ClassicalEval = sente::$game::ClassicalEval {
+                params: sente::$game::ClassicalParams::DEFAULT,
+            };
+            DEFAULT.coefficients(self, out);
+            side_relative(self.side_to_move(), out);
+        }
+
+        fn classical_from_vector(v: &[f32]) -> Self::Classical {
+            sente::$game::ClassicalEval::new(sente::$game::ClassicalParams::from_vector(v))
+        }
+    };
+}
 
 const CHESS_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 const SHOGI_NAMES: [&str; 14] = [
@@ -88,18 +104,7 @@ fn table_source(s: &mut String, field: &str, tables: &[&[i32]], names: &[&str], 
 impl ClassicalFit for sente::chess::Position {
     const ENGINE_FILE: &'static str = "engine/src/chess/classical.rs";
 
-    fn default_vector() -> Vec<f32> {
-        sente::chess::ClassicalParams::DEFAULT.to_vector()
-    }
-
-    fn side_coefficients(&self, out: &mut Vec<(u32, f32)>) {
-        CHESS_EVAL.coefficients(self, out);
-        side_relative(self.side_to_move(), out);
-    }
-
-    fn classical_from_vector(v: &[f32]) -> Self::Classical {
-        sente::chess::ClassicalEval::new(sente::chess::ClassicalParams::from_vector(v))
-    }
+    linear_form_of!(chess);
 
     fn value_groups() -> Vec<(Option<usize>, Vec<usize>)> {
         type P = sente::chess::ClassicalParams;
@@ -149,18 +154,7 @@ impl ClassicalFit for sente::chess::Position {
 impl ClassicalFit for sente::shogi::Position {
     const ENGINE_FILE: &'static str = "engine/src/shogi/classical.rs";
 
-    fn default_vector() -> Vec<f32> {
-        sente::shogi::ClassicalParams::DEFAULT.to_vector()
-    }
-
-    fn side_coefficients(&self, out: &mut Vec<(u32, f32)>) {
-        SHOGI_EVAL.coefficients(self, out);
-        side_relative(self.side_to_move(), out);
-    }
-
-    fn classical_from_vector(v: &[f32]) -> Self::Classical {
-        sente::shogi::ClassicalEval::new(sente::shogi::ClassicalParams::from_vector(v))
-    }
+    linear_form_of!(shogi);
 
     fn value_groups() -> Vec<(Option<usize>, Vec<usize>)> {
         type P = sente::shogi::ClassicalParams;
@@ -259,7 +253,7 @@ impl Rows {
 
 /// The coefficient rows and targets of every usable position of `games` (the default training
 /// filter), extracted in parallel, in game order.
-pub fn extract_rows<G: ClassicalFit>(games: &[&GameRecord], blend: &TargetBlend) -> Rows {
+pub fn extract_rows<G: ClassicalFit>(games: &[&StoredGame], blend: &TargetBlend) -> Rows {
     let parts: Vec<Rows> = games
         .par_chunks(64)
         .map(|chunk| {
@@ -314,31 +308,9 @@ pub fn loss(rows: &Rows, w: &[f32], scale: f32) -> f64 {
 
 /// The mean loss of the engine's own (integer, clamped) evaluator with the rounded parameters
 /// `w` over the usable positions of `games`.
-pub fn engine_loss<G: ClassicalFit>(games: &[&GameRecord], blend: &TargetBlend, w: &[f32]) -> f64 {
+pub fn engine_loss<G: ClassicalFit>(games: &[&StoredGame], blend: &TargetBlend, w: &[f32]) -> f64 {
     let eval = G::classical_from_vector(w);
-    let parts: Vec<(f64, usize)> = games
-        .par_chunks(64)
-        .map(|chunk| {
-            let mut eval = eval.clone();
-            let (mut sum, mut count) = (0.0f64, 0usize);
-            for record in chunk {
-                warn_unreplayable(for_each_training_position::<G>(
-                    record,
-                    &Filter::default(),
-                    blend,
-                    |pos, target| {
-                        eval.reset(pos);
-                        let p = sigmoid(eval.evaluate(pos) as f32 / blend.eval_scale);
-                        sum += ((p - target) * (p - target)) as f64;
-                        count += 1;
-                    },
-                ));
-            }
-            (sum, count)
-        })
-        .collect();
-    let (sum, count) = parts.iter().fold((0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-    sum / count.max(1) as f64
+    evaluator_loss::<G>(&eval, games, &Filter::default(), blend).0
 }
 
 /// Optimiser settings.

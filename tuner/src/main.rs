@@ -3,10 +3,11 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use datagen::pool::expand_data_paths;
 use sente::dispatch_game;
 use sente::game::GameKind;
 use sente::nnue::{Network, NnueGame};
+use sente_data::data_paths::expand_data_paths;
+use sente_data::file::check_regular_file;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tuner::checkpoint::Checkpoint;
@@ -186,7 +187,7 @@ fn eval_model<G: NnueGame>(model: &Path, data: &[PathBuf], lambda: f32) -> Resul
         return Err(no_position());
     }
     let loss = if model.extension().is_some_and(|e| e == "nnue") {
-        datagen::inspect::check_regular_file(model)?;
+        check_regular_file(model)?;
         let net = Network::load(model, &G::ARCH)?;
         quantized_loss(&net, &batch)
     } else {
@@ -232,9 +233,7 @@ fn run() -> Result<()> {
             if mirror && game == GameKind::Chess {
                 bail!("--mirror: chess has no exact left-right symmetry (castling); its features already mirror by the king's file");
             }
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads.max(1))
-                .build_global()?;
+            use_threads(threads)?;
             if !(0.0..=1.0).contains(&wdl) {
                 bail!("--wdl must be within 0..1");
             }
@@ -283,9 +282,7 @@ fn run() -> Result<()> {
             wdl,
             threads,
         } => {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads.max(1))
-                .build_global()?;
+            use_threads(threads)?;
             dispatch_game!(game, G => eval_model::<G>(&model, &expand_data_paths(&data)?, wdl))
         }
         Command::FitClassical {
@@ -299,9 +296,7 @@ fn run() -> Result<()> {
             threads,
             out,
         } => {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads.max(1))
-                .build_global()?;
+            use_threads(threads)?;
             let options = FitOptions {
                 data: expand_data_paths(&data)?,
                 lambda: wdl,
@@ -334,6 +329,14 @@ fn main() {
         eprintln!("tuner: error: {e:#}");
         std::process::exit(1);
     }
+}
+
+/// Runs rayon's work on `threads` threads.
+fn use_threads(threads: usize) -> Result<()> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build_global()?;
+    Ok(())
 }
 
 /// Thread counts, batch sizes and the like: at least 1.

@@ -326,9 +326,20 @@ mod tests {
         }
     }
 
-    /// The tiny net with factors: features 0–2 share factor 0, features 3–5 factor 1.
-    fn tiny_factored(seed: u64) -> FloatNet {
-        FloatNet::with_factors(tiny(), vec![0, 0, 0, 1, 1, 1], 2, seed)
+    /// The tiny net with factors: features 0–2 share factor 0, features 3–5 factor 1. Factor
+    /// rows start at zero; the `i`-th factor weight is set to `factor_weight(i)` so they matter.
+    fn tiny_factored(seed: u64, factor_weight: impl Fn(f32) -> f32) -> FloatNet {
+        let mut net = FloatNet::with_factors(tiny(), vec![0, 0, 0, 1, 1, 1], 2, seed);
+        let rows = factor_rows(&net);
+        for (i, p) in net.params[rows].iter_mut().enumerate() {
+            *p = factor_weight(i as f32);
+        }
+        net
+    }
+
+    /// Where a tiny net's factor rows are among its parameters (after the feature rows).
+    fn factor_rows(net: &FloatNet) -> std::ops::Range<usize> {
+        net.layout.ft_w + tiny().feature_rows() * tiny().l1..net.layout.ft_b
     }
 
     #[test]
@@ -338,28 +349,12 @@ mod tests {
 
     #[test]
     fn gradients_match_finite_differences_with_factors() {
-        let mut net = tiny_factored(5);
-        // Factor rows start at zero; give them values so they matter in the check.
-        let factor_rows = net.layout.ft_w + tiny().feature_rows() * tiny().l1;
-        for (i, p) in net.params[factor_rows..net.layout.ft_b]
-            .iter_mut()
-            .enumerate()
-        {
-            *p = 0.05 * (i as f32 - 3.0);
-        }
-        check_gradients(net);
+        check_gradients(tiny_factored(5, |i| 0.05 * (i - 3.0)));
     }
 
     #[test]
     fn folded_weights_evaluate_like_the_factored_net() {
-        let mut factored = tiny_factored(9);
-        let factor_rows = factored.layout.ft_w + tiny().feature_rows() * tiny().l1;
-        for (i, p) in factored.params[factor_rows..factored.layout.ft_b]
-            .iter_mut()
-            .enumerate()
-        {
-            *p = 0.1 - 0.03 * i as f32;
-        }
+        let mut factored = tiny_factored(9, |i| 0.1 - 0.03 * i);
         for p in &mut factored.params[factored.layout.ft_b..factored.layout.out_w] {
             *p = 0.3;
         }
@@ -379,7 +374,8 @@ mod tests {
         }
         // The factors really change the output (the check above is not vacuous).
         let mut no_factors = factored.clone();
-        no_factors.params[factor_rows..no_factors.layout.ft_b].fill(0.0);
+        let rows = factor_rows(&no_factors);
+        no_factors.params[rows].fill(0.0);
         let with = factored.forward(&[0, 2, 5], &[1, 3, 4], 0, &mut scratch);
         let without = no_factors.forward(&[0, 2, 5], &[1, 3, 4], 0, &mut scratch);
         assert!((with - without).abs() > 1e-3);

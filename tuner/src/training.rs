@@ -11,10 +11,10 @@ use crate::quantize::quantize;
 use crate::schedule::LrSchedule;
 use crate::trainer::Trainer;
 use anyhow::{bail, Context, Result};
-use datagen::format::GameRecord;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use sente::nnue::NnueGame;
+use sente_data::stored_game::StoredGame;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -91,9 +91,9 @@ pub fn mean_loss(net: &FloatNet, batch: &Batch) -> f32 {
 
 /// Splits off every `every`-th game (indices every-1, 2·every-1, …) as validation games.
 pub fn split_validation(
-    games: Vec<GameRecord>,
+    games: Vec<StoredGame>,
     every: usize,
-) -> (Vec<GameRecord>, Vec<GameRecord>) {
+) -> (Vec<StoredGame>, Vec<StoredGame>) {
     if every == 0 {
         return (games, Vec::new());
     }

@@ -6,12 +6,17 @@
 
 mod support;
 
-use datagen::format::{encode_chunk, parse_chunk, scan, GameRecord, GAME_CHESS};
+use sente::game::GameKind;
+use sente_data::chunk::{encode_chunk, read_chunk};
+use sente_data::scan::scan;
+use sente_data::stored_game::StoredGame;
+use sente_testkit::text;
+use std::ffi::OsStr;
+use std::fmt::Debug;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
-
-const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
+use std::process::Output;
+use std::time::Duration;
+use support::{eval_args, with, TUNER};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = support::scratch("tuner-bad", name);
@@ -19,27 +24,14 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+/// Runs the tuner with a one-minute deadline.
+fn tuner<S: AsRef<OsStr> + Debug>(args: &[S]) -> Output {
+    TUNER.within(Duration::from_secs(60)).run(args)
 }
 
-/// Runs the tuner with a deadline (a hang or a read-until-OOM fails the test).
-fn tuner(args: &[&str]) -> Output {
-    let mut child = Command::new(TUNER)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("tuner {args:?} ran past its deadline");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+/// Runs the tuner, which must fail (within a minute); its stderr.
+fn refused<S: AsRef<OsStr> + Debug>(args: &[S]) -> String {
+    TUNER.within(Duration::from_secs(60)).failure(args)
 }
 
 fn s(path: &Path) -> &str {
@@ -48,7 +40,7 @@ fn s(path: &Path) -> &str {
 
 /// `tuner eval --game chess classical --data FILE`: the position count it reports.
 fn classical_count(data: &Path) -> (usize, Output) {
-    let out = tuner(&["eval", "--game", "chess", "classical", "--data", s(data)]);
+    let out = tuner(&eval_args("classical", &[data]));
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let count = stdout
@@ -60,8 +52,8 @@ fn classical_count(data: &Path) -> (usize, Output) {
     (count, out)
 }
 
-fn train_args<'a>(data: &'a Path, out: &'a Path, superbatches: &'a str) -> Vec<&'a str> {
-    vec![
+fn train_args(data: &Path, out: &Path, superbatches: &str) -> Vec<String> {
+    [
         "train",
         "--game",
         "chess",
@@ -78,6 +70,8 @@ fn train_args<'a>(data: &'a Path, out: &'a Path, superbatches: &'a str) -> Vec<&
         "--out",
         s(out),
     ]
+    .map(String::from)
+    .to_vec()
 }
 
 #[test]
@@ -118,41 +112,24 @@ fn damaged_chunks_other_games_and_unreplayable_games_are_reported() {
 
     // Shogi data given as chess data: an error naming the file and the game it holds.
     let shogi_dir = scratch("shogi");
-    let config = datagen::generate::GenerateConfig {
-        game: sente::game::GameKind::Shogi,
-        games: Some(2),
-        positions: None,
-        nodes: 200,
-        seed: 1,
-        random_plies: 8,
-        verify_nodes: 0,
-        verify_margin: 300,
-        adjudication: Default::default(),
-        evaluator: "classical".into(),
-        dfrc: false,
-    };
-    let eval = datagen::players::load_eval::<sente::shogi::Position>("classical").unwrap();
-    datagen::generate::generate::<sente::shogi::Position, _>(&eval, &config, 2, &shogi_dir)
-        .unwrap();
-    let shogi = shogi_dir.join("data.bin");
-    let out = tuner(&["eval", "--game", "chess", "classical", "--data", s(&shogi)]);
-    assert!(!out.status.success());
-    let message = text(&out.stderr);
-    assert!(
-        message.contains(s(&shogi)) && message.contains("holds shogi data, not chess"),
-        "{message}"
-    );
-    let out = tuner(&train_args(&shogi, &scratch("train-shogi"), "1"));
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("holds shogi data, not chess"));
+    let shogi = support::game_data::<sente::shogi::Position>(&shogi_dir, 2, 200, 1);
+    for args in [
+        eval_args("classical", &[&shogi]),
+        train_args(&shogi, &scratch("train-shogi"), "1"),
+    ] {
+        let message = refused(&args);
+        assert!(
+            message.contains(&format!("{} holds shogi data, not chess", s(&shogi))),
+            "{args:?}: {message}"
+        );
+    }
 
     // A game that does not replay is named with its file and index.
-    let (info, payload) = parse_chunk(&bytes, 0).unwrap();
-    let mut games: Vec<GameRecord> = datagen::format::decode_games(&info, payload).unwrap();
+    let (_, mut games): (_, Vec<StoredGame>) = read_chunk(&bytes, 0).unwrap();
     games.truncate(3);
     games[1].moves[4] = 0;
     let bad_game = dir.join("bad-game.bin");
-    std::fs::write(&bad_game, encode_chunk(GAME_CHESS, 0, &games)).unwrap();
+    std::fs::write(&bad_game, encode_chunk(GameKind::Chess.id(), 0, &games)).unwrap();
     let (_, out) = classical_count(&bad_game);
     let warning = text(&out.stderr);
     assert!(
@@ -162,19 +139,11 @@ fn damaged_chunks_other_games_and_unreplayable_games_are_reported() {
 
     // Devices are refused.
     for args in [
-        vec![
-            "eval",
-            "--game",
-            "chess",
-            "classical",
-            "--data",
-            "/dev/zero",
-        ],
+        eval_args("classical", &[Path::new("/dev/zero")]),
         train_args(Path::new("/dev/zero"), &train_out, "1"),
     ] {
-        let out = tuner(&args);
-        assert!(!out.status.success());
-        assert!(text(&out.stderr).contains("not a regular file"), "{args:?}");
+        let message = refused(&args);
+        assert!(message.contains("not a regular file"), "{args:?}");
     }
     for d in [dir, shogi_dir, train_out] {
         let _ = std::fs::remove_dir_all(d);
@@ -195,23 +164,13 @@ fn checkpoints_disk_full_plots_stdout_and_arguments() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x01;
     std::fs::write(&checkpoint, &bytes).unwrap();
-    let out = tuner(&train_args(&data, &out_dir, "2"));
-    assert!(!out.status.success());
-    let message = text(&out.stderr);
+    let message = refused(&train_args(&data, &out_dir, "2"));
     assert!(
         message.contains(s(&checkpoint)) && message.contains("damaged"),
         "{message}"
     );
-    let out = tuner(&[
-        "eval",
-        "--game",
-        "chess",
-        s(&checkpoint),
-        "--data",
-        s(&data),
-    ]);
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("damaged"));
+    let message = refused(&eval_args(s(&checkpoint), &[&data]));
+    assert!(message.contains("damaged"));
 
     // A full disk while writing the checkpoint: the error names the file, and no temporary
     // file is left behind.
@@ -219,9 +178,7 @@ fn checkpoints_disk_full_plots_stdout_and_arguments() {
     std::fs::create_dir_all(&full_dir).unwrap();
     let tmp = full_dir.join("checkpoint.tmp");
     std::os::unix::fs::symlink("/dev/full", &tmp).unwrap();
-    let out = tuner(&train_args(&data, &full_dir, "1"));
-    assert!(!out.status.success());
-    let message = text(&out.stderr);
+    let message = refused(&train_args(&data, &full_dir, "1"));
     assert!(
         message.contains(s(&tmp)) && message.contains("No space left"),
         "{message}"
@@ -241,35 +198,8 @@ fn checkpoints_disk_full_plots_stdout_and_arguments() {
     let net = plot_dir.join("sente-net.nnue");
 
     // stdout: a full disk is an error, a closed pipe a quiet exit.
-    let eval_args = ["eval", "--game", "chess", s(&net), "--data", s(&data)];
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .unwrap();
-    let out = Command::new(TUNER)
-        .args(eval_args)
-        .stdout(full)
-        .output()
-        .unwrap();
-    let message = text(&out.stderr);
-    assert!(!out.status.success());
-    assert!(
-        !message.contains("panicked") && message.contains("No space left"),
-        "{message}"
-    );
-    let mut child = Command::new(TUNER)
-        .args(eval_args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
-    let message = text(&out.stderr);
-    assert!(
-        out.status.success() && !message.contains("panicked"),
-        "{message}"
-    );
+    let net_eval = eval_args(s(&net), &[&data]);
+    TUNER.check_stdout_errors(&net_eval);
 
     // Degenerate arguments.
     for (flag, command) in [
@@ -278,21 +208,15 @@ fn checkpoints_disk_full_plots_stdout_and_arguments() {
         ("--batches", "train"),
         ("--threads", "eval"),
     ] {
-        let mut args = if command == "train" {
+        let args = if command == "train" {
             train_args(&data, &out_dir, "1")
         } else {
-            eval_args.to_vec()
+            net_eval.clone()
         };
-        match args.iter().position(|a| *a == flag) {
-            Some(at) => args[at + 1] = "0",
-            None => args.extend([flag, "0"]),
-        }
-        let out = tuner(&args);
-        assert!(!out.status.success(), "{command} {flag} 0");
+        let message = refused(&with(args, flag, "0"));
         assert!(
-            text(&out.stderr).contains("must be at least 1"),
-            "{command} {flag} 0: {}",
-            text(&out.stderr)
+            message.contains("must be at least 1"),
+            "{command} {flag} 0: {message}"
         );
     }
     let _ = std::fs::remove_dir_all(dir);

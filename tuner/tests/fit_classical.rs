@@ -8,13 +8,10 @@ use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sente::chess::{ClassicalParams, Position};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use tuner::data::{load_games, TargetBlend};
 use tuner::fit_classical::{
     extract_rows, fit, fit_classical, loss, recentre, seen, ClassicalFit, FitConfig, FitOptions,
 };
-
-const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
 
 fn scratch(name: &str) -> PathBuf {
     support::scratch("fit", name)
@@ -128,14 +125,19 @@ fn fits_known_parameters_and_writes_them_as_rust() {
 
     // The command line works end to end.
     let cli_out = dir.join("cli.rs");
-    let status = Command::new(TUNER)
-        .args(["fit-classical", "--game", "chess", "--data"])
-        .arg(&data)
-        .args(["--epochs", "2", "--threads", "2", "--out"])
-        .arg(&cli_out)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    support::TUNER.ok(&[
+        "fit-classical",
+        "--game",
+        "chess",
+        "--data",
+        data.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--threads",
+        "2",
+        "--out",
+        cli_out.to_str().unwrap(),
+    ]);
     assert!(std::fs::read_to_string(&cli_out)
         .unwrap()
         .contains("ClassicalParams {"));

@@ -2,37 +2,23 @@
 //! followed by its mirror image (same target and output bucket, features mapped by
 //! `NnueGame::mirrored_feature`), and games without an exact mirror (chess) are unchanged.
 
-use datagen::generate::{generate, GenerateConfig};
-use datagen::players::{load_eval, DatagenGame};
+mod support;
+
+use datagen::players::DatagenGame;
 use sente::nnue::NnueGame;
-use sente::selfplay::Adjudication;
+use sente_data::stored_game::StoredGame;
 use tuner::batch::Batch;
 use tuner::data::{extract_game, load_games, validation_set, Filter, TargetBlend};
 
-fn data<G: DatagenGame>(game: &str) -> Vec<datagen::format::GameRecord> {
-    let dir = std::env::temp_dir().join(format!("sente-mirror-{game}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let config = GenerateConfig {
-        game: game.parse().unwrap(),
-        games: Some(6),
-        positions: None,
-        nodes: 200,
-        seed: 3,
-        random_plies: 8,
-        verify_nodes: 0,
-        verify_margin: 300,
-        adjudication: Adjudication::default(),
-        evaluator: "classical".into(),
-        dfrc: false,
-    };
-    let eval = load_eval::<G>("classical").unwrap();
-    generate::<G, _>(&eval, &config, 1, &dir).unwrap();
-    let games = load_games::<G>(&[dir.join("data.bin")]).unwrap();
+/// Six games of `G` at 200 nodes per move.
+fn data<G: DatagenGame>() -> Vec<StoredGame> {
+    let dir = support::scratch("mirror", G::NAME);
+    let games = load_games::<G>(&[support::game_data::<G>(&dir, 6, 200, 3)]).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     games
 }
 
-fn extract<G: NnueGame>(games: &[datagen::format::GameRecord], mirror: bool) -> Batch {
+fn extract<G: NnueGame>(games: &[StoredGame], mirror: bool) -> Batch {
     let filter = Filter {
         mirror,
         ..Filter::default()
@@ -51,7 +37,7 @@ fn extract<G: NnueGame>(games: &[datagen::format::GameRecord], mirror: bool) -> 
 #[test]
 fn shogi_positions_are_followed_by_their_mirror_images() {
     type P = sente::shogi::Position;
-    let games = data::<P>("shogi");
+    let games = data::<P>();
     let plain = extract::<P>(&games, false);
     let mirrored = extract::<P>(&games, true);
     assert!(plain.len() > 100, "{} positions", plain.len());
@@ -97,7 +83,7 @@ fn shogi_positions_are_followed_by_their_mirror_images() {
 #[test]
 fn chess_has_no_mirror_augmentation() {
     type P = sente::chess::Position;
-    let games = data::<P>("chess");
+    let games = data::<P>();
     let plain = extract::<P>(&games, false);
     assert!(!plain.is_empty());
     assert_eq!(extract::<P>(&games, true).len(), plain.len());

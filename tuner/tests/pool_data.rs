@@ -6,20 +6,10 @@ mod support;
 use datagen::pool::{add, AddOptions};
 use sente::chess::Position;
 use std::path::Path;
-use std::process::Command;
-
-const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
+use support::{eval_args, TUNER};
 
 fn eval_on(data: &[&Path]) -> String {
-    let mut args = vec!["eval", "--game", "chess", "classical", "--data"];
-    args.extend(data.iter().map(|p| p.to_str().unwrap()));
-    let out = Command::new(TUNER).args(&args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    TUNER.ok(&eval_args("classical", data))
 }
 
 #[test]
@@ -39,15 +29,7 @@ fn a_pool_or_run_directory_reads_as_its_files() {
     assert_eq!(eval_on(&[&pool]), from_files);
     assert_eq!(eval_on(&[&dir.join("a"), &second]), from_files);
     // A directory that is neither is a clear error.
-    let out = Command::new(TUNER)
-        .args(["eval", "--game", "chess", "classical", "--data"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && stderr.contains("neither a pool"),
-        "{stderr}"
-    );
+    let stderr = TUNER.failure(&eval_args("classical", &[&dir]));
+    assert!(stderr.contains("neither a pool"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }

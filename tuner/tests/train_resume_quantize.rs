@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
+use support::TUNER;
 
 fn scratch(name: &str) -> PathBuf {
     support::scratch("tuner", name)
@@ -45,9 +45,8 @@ fn train_args(data: &Path, out: &Path) -> Vec<String> {
         "--out",
         out.to_str().unwrap(),
     ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
+    .map(String::from)
+    .to_vec()
 }
 
 #[test]
@@ -56,11 +55,7 @@ fn trained_nets_load_in_the_engine_and_killed_runs_resume_exactly() {
     let data = chess_data(&data_dir);
 
     let whole = scratch("whole");
-    let status = Command::new(TUNER)
-        .args(train_args(&data, &whole))
-        .status()
-        .unwrap();
-    assert!(status.success());
+    TUNER.ok(&train_args(&data, &whole));
     let net_file = whole.join("resume-test.nnue");
     let reference = std::fs::read(&net_file).unwrap();
     for plot in ["loss.png", "loss.svg", "lr.png", "lr.svg"] {
@@ -79,7 +74,7 @@ fn trained_nets_load_in_the_engine_and_killed_runs_resume_exactly() {
 
     // Kill a run once it has saved a checkpoint, then rerun the same command.
     let killed = scratch("killed");
-    let mut child = Command::new(TUNER)
+    let mut child = Command::new(TUNER.path)
         .args(train_args(&data, &killed))
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -96,11 +91,7 @@ fn trained_nets_load_in_the_engine_and_killed_runs_resume_exactly() {
         saved.superbatch < 12,
         "the run was killed before it finished"
     );
-    let status = Command::new(TUNER)
-        .args(train_args(&data, &killed))
-        .status()
-        .unwrap();
-    assert!(status.success());
+    TUNER.ok(&train_args(&data, &killed));
     assert_eq!(
         std::fs::read(killed.join("resume-test.nnue")).unwrap(),
         reference,
@@ -109,37 +100,19 @@ fn trained_nets_load_in_the_engine_and_killed_runs_resume_exactly() {
 
     // quantize and eval commands work on the checkpoint and the net.
     let requantized = killed.join("requantized.nnue");
-    let out = Command::new(TUNER)
-        .args([
-            "quantize",
-            "--game",
-            "chess",
-            checkpoint.to_str().unwrap(),
-            "--out",
-        ])
-        .arg(&requantized)
-        .args(["--name", "resume-test"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    TUNER.ok(&[
+        "quantize",
+        "--game",
+        "chess",
+        checkpoint.to_str().unwrap(),
+        "--out",
+        requantized.to_str().unwrap(),
+        "--name",
+        "resume-test",
+    ]);
     assert_eq!(std::fs::read(&requantized).unwrap(), reference);
-    let out = Command::new(TUNER)
-        .args(["eval", "--game", "chess"])
-        .arg(&net_file)
-        .arg("--data")
-        .arg(&data)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("loss"));
+    let loss = TUNER.ok(&support::eval_args(net_file.to_str().unwrap(), &[&data]));
+    assert!(loss.contains("loss"), "{loss}");
 
     // A damaged net is refused by the engine with a clear error.
     let mut damaged = reference.clone();

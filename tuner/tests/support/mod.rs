@@ -1,11 +1,17 @@
-//! Helpers shared by the tuner's integration tests: scratch directories and small chess data
-//! sets made by the real datagen.
+//! Helpers shared by the tuner's integration tests: scratch directories, small data sets made by
+//! the real datagen, the `tuner` binary (a `sente_testkit::Program`) and its argument lists. Each
+//! test file uses a part of them.
+#![allow(dead_code)]
 
 use datagen::generate::{generate, GenerateConfig};
-use datagen::players::load_eval;
-use sente::chess::Position;
+use datagen::players::{load_eval, DatagenGame};
 use sente::selfplay::Adjudication;
+use sente_data::chunk::game_kind;
+use sente_testkit::Program;
 use std::path::{Path, PathBuf};
+
+/// The `tuner` binary.
+pub const TUNER: Program = Program::new(env!("CARGO_BIN_EXE_tuner"));
 
 /// An empty scratch directory `sente-<test>-<name>-<pid>` in the temp dir.
 pub fn scratch(test: &str, name: &str) -> PathBuf {
@@ -14,11 +20,11 @@ pub fn scratch(test: &str, name: &str) -> PathBuf {
     dir
 }
 
-/// `games` chess games at `nodes` nodes per move (classical evaluator, seed `seed`) in `dir`;
+/// `games` games of `G` at `nodes` nodes per move (classical evaluator, seed `seed`) in `dir`;
 /// returns the data file.
-pub fn chess_data(dir: &Path, games: u64, nodes: u64, seed: u64) -> PathBuf {
+pub fn game_data<G: DatagenGame>(dir: &Path, games: u64, nodes: u64, seed: u64) -> PathBuf {
     let config = GenerateConfig {
-        game: sente::game::GameKind::Chess,
+        game: game_kind::<G>(),
         games: Some(games),
         positions: None,
         nodes,
@@ -30,7 +36,30 @@ pub fn chess_data(dir: &Path, games: u64, nodes: u64, seed: u64) -> PathBuf {
         evaluator: "classical".into(),
         dfrc: false,
     };
-    let eval = load_eval::<Position>("classical").unwrap();
-    generate::<Position, _>(&eval, &config, 2, dir).unwrap();
+    let eval = load_eval::<G>("classical").unwrap();
+    generate::<G, _>(&eval, &config, 2, dir).unwrap();
     dir.join("data.bin")
+}
+
+/// `game_data` of chess.
+pub fn chess_data(dir: &Path, games: u64, nodes: u64, seed: u64) -> PathBuf {
+    game_data::<sente::chess::Position>(dir, games, nodes, seed)
+}
+
+/// `tuner eval --game chess MODEL --data FILES…` (MODEL: a net, a checkpoint or `classical`).
+pub fn eval_args(model: &str, data: &[&Path]) -> Vec<String> {
+    let mut args: Vec<String> = ["eval", "--game", "chess", model, "--data"]
+        .map(String::from)
+        .to_vec();
+    args.extend(data.iter().map(|p| p.to_str().unwrap().to_string()));
+    args
+}
+
+/// `args` with `flag` set to `value` (replaced if present, else added).
+pub fn with(mut args: Vec<String>, flag: &str, value: &str) -> Vec<String> {
+    match args.iter().position(|a| a == flag) {
+        Some(at) => args[at + 1] = value.to_string(),
+        None => args.extend([flag.to_string(), value.to_string()]),
+    }
+    args
 }
