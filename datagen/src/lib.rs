@@ -11,3 +11,4 @@ pub mod players;
 pub mod pool;
 pub mod progress;
 pub mod run_info;
+pub mod tune;

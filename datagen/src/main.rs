@@ -13,7 +13,7 @@ use datagen::pool::{listing, AddOptions};
 use datagen::run_info::{evaluator_label, EVALUATOR_FILE};
 use sente::dispatch_game;
 use sente::game::GameKind;
-use sente::search::{SearchFeatures, Searcher};
+use sente::search::{SearchFeatures, SearchParams, Searcher};
 use sente::selfplay::{
     run_match_with_openings, Adjudication, MatchConfig, PlayerConfig, Sprt, TimeControl,
 };
@@ -145,6 +145,13 @@ enum Command {
         /// Search switches of the second player (as `--a-search`).
         #[arg(long, default_value = "")]
         b_search: String,
+        /// Search parameters of the first player, changed from the defaults: `name=value,...`
+        /// (e.g. `rfp_margin=90,lmr_base=70`, as `datagen spsa` prints them).
+        #[arg(long, default_value = "")]
+        a_params: String,
+        /// Search parameters of the second player (as `--a-params`).
+        #[arg(long, default_value = "")]
+        b_params: String,
         /// Nodes of the classical search that rejects lopsided openings before a pair is played
         /// (0: no check). Balanced openings make fewer pairs decided by the opening alone.
         #[arg(long, default_value_t = 1000)]
@@ -159,6 +166,46 @@ enum Command {
         /// Also write the result (W/D/L, pentanomial) to FILE for `match-merge`.
         #[arg(long, value_name = "FILE")]
         result: Option<PathBuf>,
+    },
+    /// Tune the search parameters by SPSA over fixed-node self-play (resumable from --state);
+    /// prints the tuned values for `match --a-params`.
+    Spsa {
+        #[arg(long)]
+        game: GameKind,
+        /// Both sides' evaluator: `classical`, `default` or a net file.
+        #[arg(long, default_value = "default")]
+        eval: String,
+        /// Parameters to tune, comma-separated (all when left out); see `--list`.
+        #[arg(long, value_delimiter = ',')]
+        params: Vec<String>,
+        /// List the parameters with their defaults, ranges and steps, and exit.
+        #[arg(long)]
+        list: bool,
+        /// Start from these values instead of the defaults (`name=value,...`).
+        #[arg(long, default_value = "")]
+        start: String,
+        #[arg(long, default_value_t = 1000)]
+        iterations: u64,
+        /// Game pairs per iteration.
+        #[arg(long, default_value_t = 2)]
+        pairs: usize,
+        /// Node limit per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The learning rate at the end of the run (a_N / c_N², OpenBench's R_end).
+        #[arg(long, default_value_t = 0.002)]
+        learning_rate: f64,
+        /// Random plies of each game pair's opening.
+        #[arg(long, default_value_t = 8)]
+        random_plies: u32,
+        /// State file: resumed when it exists, rewritten after every iteration.
+        #[arg(long, default_value = "spsa.txt")]
+        state: PathBuf,
     },
     /// Data pools: directories of verified datagen files with a manifest (pool.tsv).
     Pool {
@@ -314,6 +361,8 @@ fn main() -> Result<()> {
             sprt,
             a_search,
             b_search,
+            a_params,
+            b_params,
             verify_nodes,
             verify_margin,
             shard,
@@ -326,7 +375,13 @@ fn main() -> Result<()> {
                     .map_err(anyhow::Error::msg)
             });
             let [a_features, b_features] = search;
-            let features = [a_features?, b_features?];
+            let params = [&a_params, &b_params].map(|changes| {
+                SearchParams::default()
+                    .with_changes(changes)
+                    .map_err(anyhow::Error::msg)
+            });
+            let [a_params, b_params] = params;
+            let search = [(a_features?, a_params?), (b_features?, b_params?)];
             let openings = OpeningSettings {
                 seed,
                 random_plies,
@@ -353,13 +408,54 @@ fn main() -> Result<()> {
             };
             dispatch_game!(game, G => match_for::<G>(
                 &[a, b],
-                features,
+                search,
                 &limits,
                 book,
                 &openings,
                 &config,
                 &split,
             ))
+        }
+        Command::Spsa {
+            game,
+            eval,
+            params,
+            list,
+            start,
+            iterations,
+            pairs,
+            nodes,
+            threads,
+            seed,
+            learning_rate,
+            random_plies,
+            state,
+        } => {
+            if list {
+                println!("name\tdefault\tmin\tmax\tstep");
+                for spec in SearchParams::SPECS {
+                    println!(
+                        "{}\t{}\t{}\t{}\t{}",
+                        spec.name, spec.default, spec.min, spec.max, spec.step
+                    );
+                }
+                return Ok(());
+            }
+            let settings = datagen::tune::SpsaSettings {
+                eval,
+                names: params,
+                start,
+                iterations,
+                pairs,
+                nodes,
+                threads,
+                seed,
+                learning_rate,
+                random_plies,
+                state,
+            };
+            let mut out = std::io::stdout().lock();
+            dispatch_game!(game, G => datagen::tune::run_spsa::<G>(&settings, &mut out))
         }
         Command::Pool { command } => match command {
             PoolCommand::Add {
@@ -422,7 +518,7 @@ struct MatchSplit {
 
 fn match_for<G: DatagenGame>(
     [a, b]: &[String; 2],
-    features: [SearchFeatures; 2],
+    search: [(SearchFeatures, SearchParams); 2],
     limits: &MoveLimits,
     book: Option<PathBuf>,
     openings: &OpeningSettings,
@@ -436,7 +532,7 @@ fn match_for<G: DatagenGame>(
         bail!("--threads must be at least 1");
     }
     let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
-    let player = |name: &str, features: SearchFeatures| -> Result<_> {
+    let player = |name: &str, (features, params): (SearchFeatures, SearchParams)| -> Result<_> {
         let eval = G::load_eval(name)?;
         let mut player = match limits.tc {
             Some(tc) => {
@@ -447,13 +543,18 @@ fn match_for<G: DatagenGame>(
             None => PlayerConfig::with_nodes(name, eval, limits.nodes),
         };
         player.features = features;
-        if features != SearchFeatures::default() {
-            player.name = format!("{name} [{}]", features.changes());
+        player.params = params;
+        let changes: Vec<String> = [features.changes(), params.changes()]
+            .into_iter()
+            .filter(|c| !c.is_empty())
+            .collect();
+        if !changes.is_empty() {
+            player.name = format!("{name} [{}]", changes.join(","));
         }
         Ok(player)
     };
-    let first = player(a, features[0])?;
-    let second = player(b, features[1])?;
+    let first = player(a, search[0])?;
+    let second = player(b, search[1])?;
     // What merged results must share: players by content (names carry search switches),
     // limits and openings.
     let setup = MatchSetup {

@@ -1,0 +1,135 @@
+//! `datagen spsa`: tunes the search's numeric parameters (`SearchParams`) by SPSA over short
+//! fixed-node self-play matches of one evaluator against itself. Each iteration plays game pairs
+//! of the two perturbed configurations on seeded random openings and moves the estimate; the
+//! state file is rewritten after every iteration, so a killed run resumes where it stopped (the
+//! interrupted iteration is replayed with the same openings).
+
+use crate::players::DatagenGame;
+use anyhow::{bail, Context, Result};
+use sente::search::SearchParams;
+use sente::selfplay::{run_match, MatchConfig, PlayerConfig, Spsa};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// What `datagen spsa` was asked to do.
+#[derive(Clone, Debug)]
+pub struct SpsaSettings {
+    /// `classical`, `default` or a net file: both sides' evaluator.
+    pub eval: String,
+    /// Parameters to tune (all when empty).
+    pub names: Vec<String>,
+    /// Starting point, as `SearchParams::with_changes` takes it.
+    pub start: String,
+    pub iterations: u64,
+    /// Game pairs per iteration.
+    pub pairs: usize,
+    pub nodes: u64,
+    pub threads: usize,
+    pub seed: u64,
+    pub learning_rate: f64,
+    pub random_plies: u32,
+    /// The state file: read when it exists (resume), rewritten after each iteration.
+    pub state: PathBuf,
+}
+
+/// Runs (or resumes) the tuning and prints one line per iteration and the result.
+pub fn run_spsa<G: DatagenGame>(settings: &SpsaSettings, out: &mut dyn Write) -> Result<()> {
+    if settings.nodes == 0 || settings.threads == 0 || settings.pairs == 0 {
+        bail!("--nodes, --threads and --pairs must be at least 1");
+    }
+    let start = SearchParams::default()
+        .with_changes(&settings.start)
+        .map_err(anyhow::Error::msg)?;
+    let names: Vec<&str> = settings.names.iter().map(String::as_str).collect();
+    let fresh = Spsa::new(
+        start,
+        &names,
+        settings.iterations,
+        settings.learning_rate,
+        settings.seed,
+    )
+    .map_err(anyhow::Error::msg)?;
+    let mut spsa = if settings.state.exists() {
+        let text = std::fs::read_to_string(&settings.state)
+            .with_context(|| format!("reading {}", settings.state.display()))?;
+        let saved = Spsa::from_text(&text)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("{} is no SPSA state", settings.state.display()))?;
+        if !saved.continues(&fresh) {
+            bail!(
+                "{} belongs to another run (other parameters, iterations, learning rate or seed): \
+                 remove it or repeat that run's settings",
+                settings.state.display()
+            );
+        }
+        writeln!(
+            out,
+            "spsa: resuming {} at iteration {}/{}",
+            settings.state.display(),
+            saved.done,
+            saved.iterations
+        )?;
+        saved
+    } else {
+        fresh
+    };
+    let eval = G::load_eval(&settings.eval)?;
+    let start_position = G::start_position(false);
+    let player = |name: &str, params: SearchParams| {
+        let mut player = PlayerConfig::with_nodes(name, eval.clone(), settings.nodes);
+        player.params = params;
+        player
+    };
+    while spsa.done < spsa.iterations {
+        let k = spsa.done;
+        let perturbation = spsa.perturbation(start);
+        let config = MatchConfig {
+            pairs: settings.pairs,
+            concurrency: settings.threads,
+            opening_plies: settings.random_plies,
+            seed: settings.seed.wrapping_mul(1_000_003).wrapping_add(k),
+            ..MatchConfig::default()
+        };
+        let report = run_match(
+            &start_position,
+            &player("plus", perturbation.plus),
+            &player("minus", perturbation.minus),
+            &config,
+            &|_| {},
+        );
+        let score = report.wdl.wins as f64 - report.wdl.losses as f64;
+        spsa.update(&perturbation, score);
+        spsa.save(&settings.state)
+            .with_context(|| format!("writing {}", settings.state.display()))?;
+        writeln!(
+            out,
+            "spsa {}/{}: plus W {} D {} L {}; now {}",
+            k + 1,
+            spsa.iterations,
+            report.wdl.wins,
+            report.wdl.draws,
+            report.wdl.losses,
+            estimate_line(&spsa)
+        )?;
+    }
+    let tuned = spsa.current(start).changes();
+    if tuned.is_empty() {
+        writeln!(
+            out,
+            "tuned: the defaults (no parameter moved far enough to change)"
+        )?;
+    } else {
+        writeln!(out, "tuned: {tuned}")?;
+        writeln!(out, "check it: datagen match --a-params {tuned} ...")?;
+    }
+    Ok(())
+}
+
+/// The tuned parameters' current real-valued estimates.
+fn estimate_line(spsa: &Spsa) -> String {
+    spsa.params
+        .iter()
+        .map(|p| format!("{}={:.2}", p.spec.name, p.value))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
