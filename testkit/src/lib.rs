@@ -2,6 +2,10 @@
 //! `tuner`): a `Program` runs with its output captured, optionally within a deadline (so that a
 //! hang fails the test instead of stalling it), must succeed or fail with its output, and ends
 //! cleanly when its report goes to a full disk or a closed pipe. A dev-dependency only.
+//!
+//! The crate's own integration tests (`tests/pipeline_*.rs`) are the cross-crate pipeline tests:
+//! data made by the real datagen (runs and pools) read, trained on and fitted by the tuner. They
+//! live here so that the tuner does not depend on datagen.
 
 use std::ffi::OsStr;
 use std::fmt::Debug;
@@ -28,6 +32,29 @@ impl Program {
             path,
             deadline: None,
         }
+    }
+
+    /// The binary `name` of another package of this workspace. Cargo hands an integration test
+    /// only its own package's binaries (`CARGO_BIN_EXE_<name>`), so this one is taken from beside
+    /// the running test (`<target>/<profile>/<name>`, the parent of its `deps/`), where the same
+    /// `cargo test` run builds it when it selects that package too (`-p tuner -p sente-testkit`,
+    /// or `--workspace`). A run that does not may find an older build there, or none (a panic).
+    pub fn workspace_binary(name: &str) -> Self {
+        let test = std::env::current_exe().unwrap();
+        let dir = test
+            .parent()
+            .and_then(Path::parent)
+            .expect("a test runs from <target>/<profile>/deps");
+        let binary = dir.join(name);
+        assert!(
+            binary.is_file(),
+            "{} is missing: build it in the same `cargo test` run (select its package too, or \
+             --workspace)",
+            binary.display()
+        );
+        Self::new(Box::leak(
+            binary.to_string_lossy().into_owned().into_boxed_str(),
+        ))
     }
 
     /// The same program, each run killed (and the test failed) after `limit`.

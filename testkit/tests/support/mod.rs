@@ -1,6 +1,6 @@
-//! Helpers shared by the tuner's integration tests: scratch directories, small data sets made by
-//! the real datagen, the `tuner` binary (a `sente_testkit::Program`) and its argument lists. Each
-//! test file uses a part of them.
+//! Helpers shared by the pipeline tests: scratch directories, small data sets made by the real
+//! datagen, the `tuner` binary (a `sente_testkit::Program`) and its argument lists. Each test file
+//! uses a part of them.
 #![allow(dead_code)]
 
 use datagen::generate::{generate, GenerateConfig};
@@ -9,9 +9,10 @@ use sente::selfplay::Adjudication;
 use sente_data::chunk::game_kind;
 use sente_testkit::Program;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
-/// The `tuner` binary.
-pub const TUNER: Program = Program::new(env!("CARGO_BIN_EXE_tuner"));
+/// The `tuner` binary, built by the same `cargo test` run (`-p tuner`, or `--workspace`).
+pub static TUNER: LazyLock<Program> = LazyLock::new(|| Program::workspace_binary("tuner"));
 
 /// An empty scratch directory `sente-<test>-<name>-<pid>` in the temp dir.
 pub fn scratch(test: &str, name: &str) -> PathBuf {
