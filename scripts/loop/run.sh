@@ -11,7 +11,8 @@
 #
 # Settings (environment): NODES per move (2500), POSITIONS of new data per attempt (3000000),
 # GEN_THREADS for datagen (1), THREADS for training and matches (2), SUPERBATCHES / BATCHES /
-# BATCH / LR / WDL / VAL_EVERY / TRAIN_FLAGS for the trainer, MATCH_PAIRS / MATCH_NODES / SPRT for
+# BATCH / LR / WDL / VAL_EVERY / TRAIN_FLAGS for the trainer (40 superbatches: +186 chess and +52
+# shogi over the same data trained for 15, see docs/measurements.md), MATCH_PAIRS / MATCH_NODES / SPRT for
 # the promotion match, MAX_GEN to stop after a generation.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -33,7 +34,7 @@ NODES="${NODES:-2500}"
 POSITIONS="${POSITIONS:-3000000}"
 GEN_THREADS="${GEN_THREADS:-1}"
 THREADS="${THREADS:-2}"
-SUPERBATCHES="${SUPERBATCHES:-30}"
+SUPERBATCHES="${SUPERBATCHES:-40}"
 BATCHES="${BATCHES:-50}"
 BATCH="${BATCH:-16384}"
 LR="${LR:-cosine:0.001:0.00003}"
