@@ -15,8 +15,11 @@ while IFS=$'\t' read -r game name parent games positions nodes runs training res
     if grep -q "	$name	" "$ROOT/nets/history.tsv"; then
         continue
     fi
-    cp "$SENTE_DATA/$GAME/nets/$name" "$ROOT/nets/$name"
-    cp "$SENTE_DATA/$GAME/nets/$name" "$ROOT/nets/$GAME-default.nnue"
+    # Copied beside and renamed over: a program that has the old default net memory-mapped keeps
+    # its (unlinked) file instead of dying of SIGBUS when the file under its mapping is rewritten.
+    for target in "$ROOT/nets/$name" "$ROOT/nets/$GAME-default.nnue"; do
+        cp "$SENTE_DATA/$GAME/nets/$name" "$target.tmp" && mv "$target.tmp" "$target"
+    done
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$game" "$name" "$parent" "$games" "$positions" \
         "$nodes" "$runs" "$training" "$result" >> "$ROOT/nets/history.tsv"
     echo "| $game | $name | $parent | $games games, $positions positions, $nodes nodes/move, $runs | $training | $result | $date |" >> "$ROOT/nets/README.md"
