@@ -4,7 +4,7 @@
 
 use datagen::players::load_eval;
 use sente::game::Game;
-use sente::selfplay::{run_match, GameEnd, GameRecord, MatchConfig, PlayerConfig, TimeControl};
+use sente::selfplay::{run_match, GameEnd, MatchConfig, PlayedGame, PlayerConfig, TimeControl};
 use std::process::Command;
 use std::sync::Mutex;
 
@@ -27,7 +27,7 @@ fn tiny_time_control_games_complete_on_the_clock() {
     let eval = load_eval::<Chess>("classical").unwrap();
     let a = PlayerConfig::with_time_control("a", eval.clone(), tc);
     let b = PlayerConfig::with_time_control("b", eval, tc);
-    let games: Mutex<Vec<GameRecord<Chess>>> = Mutex::new(Vec::new());
+    let games: Mutex<Vec<PlayedGame<Chess>>> = Mutex::new(Vec::new());
     let report = run_match(&Chess::startpos(), &a, &b, &config(2), &|g| {
         games.lock().unwrap().push(g.clone())
     });
@@ -91,7 +91,7 @@ fn a_player_that_ignores_its_clock_loses_on_time() {
     };
     // The other side has no clock at all.
     let fast = PlayerConfig::with_nodes("fast", eval, 200);
-    let games: Mutex<Vec<GameRecord<Chess>>> = Mutex::new(Vec::new());
+    let games: Mutex<Vec<PlayedGame<Chess>>> = Mutex::new(Vec::new());
     // From the start position (no random plies), so no game can end before the slow side moves.
     let from_start = MatchConfig {
         opening_plies: 0,

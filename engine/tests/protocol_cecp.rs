@@ -5,10 +5,10 @@
 mod protocol_support;
 
 use protocol_support::{Engine, SEARCH};
+use sente::chess::EditBoard;
 use sente::chess::Position;
 use sente::game::{Game, Side};
-use sente::protocol::games::EditBoard;
-use sente::protocol::record::{has_legal_move, legal_moves, GameRecord};
+use sente::protocol::move_history::{has_legal_move, legal_moves, MoveHistory};
 use std::time::{Duration, Instant};
 
 fn cecp_engine() -> Engine {
@@ -306,7 +306,7 @@ fn position_after(moves: &[&str]) -> Position {
 /// What the test knows of the engine's game, to keep replayed moves legal and to know when the
 /// engine must answer with a move.
 struct Mirror {
-    record: GameRecord<Position>,
+    record: MoveHistory<Position>,
     engine_side: Option<Side>,
     analyzing: bool,
     game_over: bool,
@@ -316,7 +316,7 @@ struct Mirror {
 impl Mirror {
     fn new() -> Self {
         Self {
-            record: GameRecord::new(Position::startpos()),
+            record: MoveHistory::new(Position::startpos()),
             engine_side: Some(Side::Second),
             analyzing: false,
             game_over: false,
@@ -325,7 +325,7 @@ impl Mirror {
     }
 
     fn reset(&mut self, pos: Position) {
-        self.record = GameRecord::new(pos);
+        self.record = MoveHistory::new(pos);
         self.game_over = false;
     }
 
@@ -347,14 +347,6 @@ impl Mirror {
             .unwrap_or_else(|e| panic!("engine move {text}: {e}"));
         self.record.push(m);
         self.game_over = self.record.outcome().is_some();
-    }
-
-    fn with_side(&self, side: Side) -> Position {
-        let fen = self.current().to_text();
-        let mut fields: Vec<&str> = fen.split_whitespace().collect();
-        fields[1] = if side == Side::First { "w" } else { "b" };
-        fields[3] = "-";
-        Position::from_text(&fields.join(" ")).unwrap_or(*self.current())
     }
 
     /// Handles an edit-mode line; `false` when the line ends edit mode without being consumed.
@@ -392,8 +384,8 @@ impl Mirror {
 
     fn leave_edit(&mut self) {
         if let Some((board, _)) = self.edit.take() {
-            let fen = board.to_fen(self.current().side_to_move());
-            if let Ok(pos) = Position::from_text(&fen) {
+            let side = self.current().side_to_move();
+            if let Some(pos) = Position::from_edit_board(&board, side) {
                 self.reset(pos);
             }
         }
@@ -483,8 +475,9 @@ fn replay(commands: &[String], label: &str) {
                     } else {
                         Side::Second
                     };
-                    let pos = mirror.with_side(side);
-                    mirror.reset(pos);
+                    if let Some(pos) = mirror.current().with_side_to_move(side) {
+                        mirror.reset(pos);
+                    }
                     mirror.engine_side = Some(side.flip());
                 }
                 "undo" | "remove" => {
@@ -500,11 +493,7 @@ fn replay(commands: &[String], label: &str) {
                 "exit" => mirror.analyzing = false,
                 "result" => mirror.game_over = true,
                 "edit" => {
-                    let board = EditBoard::from_fen_board(
-                        mirror.current().to_text().split(' ').next().unwrap(),
-                    )
-                    .unwrap();
-                    mirror.edit = Some((board, true));
+                    mirror.edit = Some((mirror.current().edit_board(), true));
                 }
                 "quit" => quit = true,
                 _ => {}
