@@ -473,13 +473,7 @@ fn max_plies_limit_draws_but_a_final_mate_counts() {
     });
     assert!(is_mated(&mated));
     assert_eq!(mated.rule_outcome(&[], false), None);
-    assert_eq!(
-        mated.no_moves_outcome(),
-        Outcome {
-            result: GameResult::Loss,
-            reason: EndReason::Checkmate
-        }
-    );
+    assert_eq!(mated.no_moves_outcome(), Outcome::CHECKMATED);
     // The same ply without mate is a draw.
     let mut quiet = pos("8k/9/8S/9/9/9/9/9/K8 w - 10");
     quiet.set_rules(ShogiRules {

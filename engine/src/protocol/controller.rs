@@ -359,12 +359,13 @@ mod tests {
         }
     }
 
-    fn search() -> Job<TicTacToe> {
+    fn search(infinite: bool) -> Job<TicTacToe> {
         Job::Search(Box::new(SearchRequest {
             root: TicTacToe::startpos(),
             history: Vec::new(),
             limits: Limits {
                 depth: Some(1),
+                infinite,
                 ..Limits::default()
             },
             options: SearchOptions::default(),
@@ -373,57 +374,117 @@ mod tests {
         }))
     }
 
+    /// A controller over a logging scripted backend, and its event channel.
+    struct Fixture {
+        controller: Controller<TicTacToe, Logged>,
+        events: mpsc::Receiver<Event>,
+        log: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl Fixture {
+        fn new() -> Self {
+            let log = Arc::new(Mutex::new(Vec::new()));
+            let (sender, events) = mpsc::channel();
+            let backend = Logged {
+                inner: ScriptedSearch,
+                log: Arc::clone(&log),
+            };
+            Self {
+                controller: Controller::new(backend, sender),
+                events,
+                log,
+            }
+        }
+
+        /// Starts `job` and returns its answer once it reports that it is done.
+        fn run(&mut self, job: Job<TicTacToe>) -> Answer<TicTacToe> {
+            let (id, previous) = self.controller.start(job);
+            assert!(previous.is_none());
+            assert_eq!(
+                self.events.recv_timeout(Duration::from_secs(10)),
+                Ok(Event::JobDone(id))
+            );
+            self.controller
+                .on_job_done(id)
+                .expect("a finished job answers")
+        }
+
+        fn log(&self) -> Vec<String> {
+            self.log.lock().unwrap().clone()
+        }
+    }
+
     /// Issue 20, item 2: a new hash size and a clear are done by `prepare` (at `isready`), so
     /// the search that follows starts without resizing or clearing anything on its clock.
     #[test]
     fn prepare_allocates_and_clears_before_the_search_starts() {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let (sender, events) = mpsc::channel();
-        let backend = Logged {
-            inner: ScriptedSearch,
-            log: Arc::clone(&log),
-        };
-        let mut controller = Controller::new(backend, sender);
-        controller.configure(1024, 2);
-        controller.clear();
-        assert!(controller.prepare().is_empty());
-        assert_eq!(*log.lock().unwrap(), ["hash 1024", "threads 2", "clear"]);
+        let mut f = Fixture::new();
+        f.controller.configure(1024, 2);
+        f.controller.clear();
+        assert!(f.controller.prepare().is_empty());
+        assert_eq!(f.log(), ["hash 1024", "threads 2", "clear"]);
         // Nothing left to do: a second prepare and the search itself touch no table.
-        assert!(controller.prepare().is_empty());
-        let (id, _) = controller.start(search());
-        assert_eq!(
-            events.recv_timeout(Duration::from_secs(10)),
-            Ok(Event::JobDone(id))
-        );
-        assert!(controller.on_job_done(id).is_some());
-        assert_eq!(
-            *log.lock().unwrap(),
-            ["hash 1024", "threads 2", "clear", "search"]
-        );
+        assert!(f.controller.prepare().is_empty());
+        assert!(matches!(f.run(search(false)), Answer::Search(_)));
+        assert_eq!(f.log(), ["hash 1024", "threads 2", "clear", "search"]);
     }
 
     /// Issue 20, item 3: a size the machine cannot give is reported, not retried at every
     /// search, and searching goes on.
     #[test]
     fn a_failed_size_is_reported_once_and_searches_go_on() {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let (sender, events) = mpsc::channel();
-        let backend = Logged {
-            inner: ScriptedSearch,
-            log: Arc::clone(&log),
-        };
-        let mut controller = Controller::new(backend, sender);
-        controller.configure(65536, 1);
-        let problems = controller.prepare();
+        let mut f = Fixture::new();
+        f.controller.configure(65536, 1);
+        let problems = f.controller.prepare();
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].starts_with("Hash: cannot allocate a 65536 MB"));
-        assert!(controller.prepare().is_empty());
-        let (id, _) = controller.start(search());
-        assert_eq!(
-            events.recv_timeout(Duration::from_secs(10)),
-            Ok(Event::JobDone(id))
-        );
-        assert!(controller.on_job_done(id).is_some());
-        assert_eq!(*log.lock().unwrap(), ["hash 65536", "threads 1", "search"]);
+        assert!(f.controller.prepare().is_empty());
+        assert!(matches!(f.run(search(false)), Answer::Search(_)));
+        assert_eq!(f.log(), ["hash 65536", "threads 1", "search"]);
+    }
+
+    /// Mate solves and perft counts are jobs like searches: started, answered and stopped
+    /// through the same calls, one at a time, and they leave the backend alone.
+    #[test]
+    fn mate_and_perft_are_jobs_like_searches() {
+        let mut f = Fixture::new();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&lines);
+        let perft = Job::Perft {
+            root: TicTacToe::startpos(),
+            depth: 2,
+            lines: Box::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
+        };
+        assert!(matches!(f.run(perft), Answer::Perft { completed: true }));
+        let lines = lines.lock().unwrap().clone();
+        assert_eq!(lines.len(), 11, "{lines:?}");
+        assert_eq!(lines[0], "1: 8");
+        assert_eq!(lines[10], "Nodes searched: 72");
+        let mate = Job::Mate {
+            root: TicTacToe::startpos(),
+            time_limit: None,
+            table_mb: 1,
+        };
+        match f.run(mate) {
+            Answer::Mate { root, answer } => {
+                assert_eq!(root, TicTacToe::startpos());
+                // No checks in tic-tac-toe: no mate by checks.
+                assert_eq!(answer, MateAnswer::NoMate);
+            }
+            _ => panic!("a mate job answers with a mate answer"),
+        }
+        assert!(f.log().is_empty(), "{:?}", f.log());
+        // A new job stops the running one first and hands its answer back.
+        let (_, previous) = f.controller.start(search(true));
+        assert!(previous.is_none());
+        let mate = Job::Mate {
+            root: TicTacToe::startpos(),
+            time_limit: Some(Duration::from_secs(60)),
+            table_mb: 1,
+        };
+        let (_, previous) = f.controller.start(mate);
+        assert!(matches!(previous, Some(Answer::Search(_))));
+        assert!(matches!(f.controller.stop(), Some(Answer::Mate { .. })));
+        assert!(f.controller.stop().is_none());
     }
 }

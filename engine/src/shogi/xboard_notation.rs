@@ -103,13 +103,11 @@ pub fn xboard_fen_to_sfen(text: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    const XBOARD_START_WITH_HOLDINGS: &str =
-        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[PPb] w 0 1";
-
     #[test]
     fn xboard_shogi_fen_converts() {
+        let text = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[PPb] w 0 1";
         assert_eq!(
-            xboard_fen_to_sfen(XBOARD_START_WITH_HOLDINGS).unwrap(),
+            xboard_fen_to_sfen(text).unwrap(),
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2Pb 1"
         );
         assert!(xboard_fen_to_sfen("8/8 w").is_none());
@@ -117,10 +115,12 @@ mod tests {
 
     #[test]
     fn setboard_takes_sfen_or_xboard_fen() {
-        let from_xboard = Position::from_xboard_text(XBOARD_START_WITH_HOLDINGS).unwrap();
+        // A pawn each in hand, taken off each side's eighth file.
+        let xboard = "lnsgkgsnl/1r5b1/p1ppppppp/9/9/9/PPPPPPP1P/1B5R1/LNSGKGSNL[Pp] b 0 1";
+        let from_xboard = Position::from_xboard_text(xboard).unwrap();
         assert_eq!(
             from_xboard.to_sfen(),
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2Pb 1"
+            "lnsgkgsnl/1r5b1/p1ppppppp/9/9/9/PPPPPPP1P/1B5R1/LNSGKGSNL w Pp 1"
         );
         let sfen = super::super::STARTPOS_SFEN;
         assert_eq!(Position::from_xboard_text(sfen).unwrap().to_sfen(), sfen);
