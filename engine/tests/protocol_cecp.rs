@@ -4,7 +4,7 @@
 
 mod protocol_support;
 
-use protocol_support::{Engine, SEARCH};
+use protocol_support::{position_after, Engine, SEARCH};
 use sente::chess::EditBoard;
 use sente::chess::Position;
 use sente::game::{Game, Side};
@@ -176,7 +176,9 @@ fn move_now_playother_hint_and_clocks() {
     engine.send("otim 3000");
     engine.send("usermove d2d4");
     let (reply, _) = engine_move(&mut engine);
-    assert!(position_after(&["d2d4"]).parse_move_cecp(&reply).is_ok());
+    assert!(position_after::<Position>(&["d2d4"])
+        .parse_move_cecp(&reply)
+        .is_ok());
     engine.send("force");
     engine.send("st 30");
     engine.send("go");
@@ -290,14 +292,6 @@ fn sigint_and_sigterm_are_ignored() {
     }
     assert!(ping(&mut engine, 1).is_empty());
     engine.finish(true, SEARCH);
-}
-
-fn position_after(moves: &[&str]) -> Position {
-    let mut pos = Position::startpos();
-    for text in moves {
-        pos.make_move(pos.parse_move(text).unwrap());
-    }
-    pos
 }
 
 // ---------------------------------------------------------------------------------------------

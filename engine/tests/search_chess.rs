@@ -4,7 +4,9 @@
 
 mod search_support;
 
-use search_support::{assert_pv_legal, depth, search_infos as run, search_root};
+use search_support::{
+    assert_pv_legal, depth, search_changed_after, search_infos as run, search_root,
+};
 use sente::chess::{ClassicalEval, Position};
 use sente::game::{Game, HistoryEntry};
 use sente::movelist::MoveList;
@@ -304,23 +306,15 @@ fn ponder_ignores_the_clock_until_ponderhit() {
         move_time_ms: Some(100),
         ..Limits::default()
     };
-    let mut s = searcher();
-    let started = Instant::now();
-    let result = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            std::thread::sleep(Duration::from_millis(400));
-            control.pondering.store(false, Ordering::Relaxed);
-        });
-        s.search(
-            &root,
-            &[],
-            &limits,
-            &SearchOptions::default(),
-            &control,
-            &mut |_| {},
-        )
-    });
-    let elapsed = started.elapsed().as_millis();
+    let (result, elapsed) = search_changed_after(
+        &mut searcher(),
+        &root,
+        &limits,
+        &control,
+        Duration::from_millis(400),
+        |control| control.pondering.store(false, Ordering::Relaxed),
+    );
+    let elapsed = elapsed.as_millis();
     assert!((400..700).contains(&elapsed), "{elapsed} ms");
     assert!(result.best.is_some());
 }
@@ -335,22 +329,15 @@ fn stop_during_a_deep_search_still_gives_a_legal_move() {
     };
     let mut s = searcher();
     s.set_threads(2);
-    let started = Instant::now();
-    let result = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            std::thread::sleep(Duration::from_millis(200));
-            control.stop.store(true, Ordering::Relaxed);
-        });
-        s.search(
-            &root,
-            &[],
-            &limits,
-            &SearchOptions::default(),
-            &control,
-            &mut |_| {},
-        )
-    });
-    assert!(started.elapsed() < Duration::from_millis(400));
+    let (result, elapsed) = search_changed_after(
+        &mut s,
+        &root,
+        &limits,
+        &control,
+        Duration::from_millis(200),
+        |control| control.stop.store(true, Ordering::Relaxed),
+    );
+    assert!(elapsed < Duration::from_millis(400));
     assert!(result.best.is_some_and(|m| root.is_legal_move(m)));
 }
 

@@ -7,7 +7,7 @@ mod tictactoe;
 
 mod search_support;
 
-use search_support::{assert_pv_legal, depth, search_events};
+use search_support::{assert_pv_legal, depth, search_changed_after, search_events};
 use sente::game::{Game, GameMove, HistoryEntry};
 use sente::movelist::{ArrayMoveList, MoveList};
 use sente::search::{Limits, Score, SearchControl, SearchEvent, SearchOptions, Searcher};
@@ -234,23 +234,15 @@ fn stop_ends_an_infinite_search_with_a_move() {
         infinite: true,
         ..Limits::default()
     };
-    let mut searcher = Searcher::new(LinesEval::default());
-    let started = std::time::Instant::now();
-    let result = std::thread::scope(|s| {
-        s.spawn(|| {
-            std::thread::sleep(std::time::Duration::from_millis(100));
-            control.stop.store(true, Ordering::Relaxed);
-        });
-        searcher.search(
-            &pos,
-            &[],
-            &limits,
-            &SearchOptions::default(),
-            &control,
-            &mut |_| {},
-        )
-    });
-    let elapsed = started.elapsed().as_millis();
+    let (result, elapsed) = search_changed_after(
+        &mut Searcher::new(LinesEval::default()),
+        &pos,
+        &limits,
+        &control,
+        std::time::Duration::from_millis(100),
+        |control| control.stop.store(true, Ordering::Relaxed),
+    );
+    let elapsed = elapsed.as_millis();
     assert!((100..1000).contains(&elapsed), "{elapsed} ms");
     assert!(result.best.is_some_and(|m| pos.is_legal_move(m)));
 }

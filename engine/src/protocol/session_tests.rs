@@ -56,6 +56,12 @@ impl Harness {
         self.session.handle_line(line)
     }
 
+    /// Sends `line` and returns what was written in answer (before any job finishes).
+    fn say(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.new_lines()
+    }
+
     /// Dispatches job notices for up to `ms` milliseconds.
     fn pump(&mut self, ms: u64) {
         let deadline = Instant::now() + Duration::from_millis(ms);
@@ -86,15 +92,13 @@ impl Harness {
 #[test]
 fn uci_handshake_lists_options_then_uciok() {
     let mut h = Harness::uci();
-    h.send("uci");
-    let lines = h.new_lines();
+    let lines = h.say("uci");
     assert!(lines[0].starts_with("id name Sente"));
     assert!(lines
         .iter()
         .any(|l| l == "option name Clear Hash type button"));
     assert_eq!(lines.last().unwrap(), "uciok");
-    h.send("isready");
-    assert_eq!(h.new_lines(), vec!["readyok"]);
+    assert_eq!(h.say("isready"), vec!["readyok"]);
 }
 
 #[test]
@@ -118,8 +122,7 @@ fn uci_infinite_waits_for_stop_and_races_give_one_answer_each() {
     h.send("go infinite");
     h.pump(50);
     assert_eq!(Harness::count(&h.new_lines(), "bestmove"), 0);
-    h.send("isready");
-    assert_eq!(h.new_lines(), vec!["readyok"], "readyok while searching");
+    assert_eq!(h.say("isready"), vec!["readyok"], "readyok while searching");
     // stop + position + go back to back, then go again without stop, then stop.
     h.send("stop");
     h.send("position startpos moves 3");
@@ -151,22 +154,17 @@ fn uci_ponderhit_turns_the_search_normal() {
 #[test]
 fn uci_position_errors_keep_a_valid_state() {
     let mut h = Harness::uci();
-    h.send("position fen x........ moves 5 5 9");
-    let lines = h.new_lines();
+    let lines = h.say("position fen x........ moves 5 5 9");
     assert!(
         lines[0].starts_with("info string illegal move '5' at move 2"),
         "{lines:?}"
     );
-    h.send("d");
-    assert_eq!(h.new_lines(), vec!["info string x...o...."]);
-    h.send("position fen banana moves 1");
-    assert!(h.new_lines()[0].starts_with("info string Invalid position"));
+    assert_eq!(h.say("d"), vec!["info string x...o...."]);
+    assert!(h.say("position fen banana moves 1")[0].starts_with("info string Invalid position"));
     h.send("position");
-    h.send("position moves 1");
-    assert_eq!(h.new_lines().len(), 2);
-    h.send("d");
+    assert_eq!(h.say("position moves 1").len(), 2);
     assert_eq!(
-        h.new_lines(),
+        h.say("d"),
         vec!["info string x...o...."],
         "position unchanged"
     );
@@ -177,39 +175,34 @@ fn uci_mated_root_answers_none_and_holds_in_infinite() {
     let mut h = Harness::uci();
     // X has the top row: O, to move, is mated.
     h.send("position fen xxxoo....");
-    h.send("go depth 3");
     assert_eq!(
-        h.new_lines(),
+        h.say("go depth 3"),
         vec!["info depth 0 score mate 0", "bestmove (none)"]
     );
-    h.send("go infinite");
-    assert!(h.new_lines().is_empty());
-    h.send("stop");
-    assert_eq!(h.new_lines().last().unwrap(), "bestmove (none)");
+    assert!(h.say("go infinite").is_empty());
+    assert_eq!(h.say("stop").last().unwrap(), "bestmove (none)");
 }
 
 #[test]
 fn uci_bad_input_gets_one_line_and_changes_nothing() {
     let mut h = Harness::uci();
-    h.send("joho debug on");
-    assert_eq!(h.new_lines(), vec!["Unknown command: 'joho debug on'"]);
-    h.send("setoption name Hash value lots");
-    assert!(h.new_lines()[0].starts_with("info string option 'Hash'"));
-    h.send("setoption name NoSuchThing value 1");
     assert_eq!(
-        h.new_lines(),
+        h.say("joho debug on"),
+        vec!["Unknown command: 'joho debug on'"]
+    );
+    assert!(h.say("setoption name Hash value lots")[0].starts_with("info string option 'Hash'"));
+    assert_eq!(
+        h.say("setoption name NoSuchThing value 1"),
         vec!["info string No such option: NoSuchThing"]
     );
-    h.send("setoption");
-    assert_eq!(h.new_lines().len(), 1);
+    assert_eq!(h.say("setoption").len(), 1);
     h.send("go depth x nodes 10 searchmoves 10");
     h.pump(200);
     let lines = h.new_lines();
     assert_eq!(Harness::count(&lines, "bestmove"), 1, "{lines:?}");
     assert_eq!(Harness::count(&lines, "info string"), 2, "{lines:?}");
-    h.send("register later");
     assert_eq!(
-        h.new_lines(),
+        h.say("register later"),
         vec!["registration checking", "registration ok"]
     );
     assert_eq!(h.send("quit"), Flow::Quit);
@@ -228,26 +221,22 @@ fn uci_searchmoves_restrict_the_root() {
 fn cecp_features_moves_ping_and_results() {
     let mut h = Harness::cecp();
     h.send("xboard");
-    h.send("protover 2");
-    let lines = h.new_lines();
+    let lines = h.say("protover 2");
     assert_eq!(lines.first().unwrap(), "feature done=0");
     assert_eq!(lines.last().unwrap(), "feature done=1");
     assert!(lines[1].contains("ping=1") && lines[1].contains("setboard=1"));
     h.send("new");
     h.send("force");
     h.send("usermove 1");
-    h.send("usermove 1");
-    assert_eq!(h.new_lines(), vec!["Illegal move: 1"]);
+    assert_eq!(h.say("usermove 1"), vec!["Illegal move: 1"]);
     h.send("st 1");
     h.send("go");
     h.send("ping 7");
     h.pump(200);
     // Nothing wins at once: the engine plays the first free cell, then expects the next one.
     assert_eq!(h.new_lines(), vec!["move 2", "pong 7"]);
-    h.send("ping 8");
-    assert_eq!(h.new_lines(), vec!["pong 8"]);
-    h.send("hint");
-    assert_eq!(h.new_lines(), vec!["Hint: 3"]);
+    assert_eq!(h.say("ping 8"), vec!["pong 8"]);
+    assert_eq!(h.say("hint"), vec!["Hint: 3"]);
 }
 
 #[test]
@@ -260,10 +249,8 @@ fn cecp_claims_the_result_after_its_winning_move() {
     h.send("go");
     h.pump(200);
     assert_eq!(h.new_lines(), vec!["move 3", "1-0 {X mates}"]);
-    h.send("setboard banana");
-    assert!(h.new_lines()[0].starts_with("tellusererror Illegal position"));
-    h.send("usermove 6");
-    assert_eq!(h.new_lines(), vec!["Illegal move: 6"]);
+    assert!(h.say("setboard banana")[0].starts_with("tellusererror Illegal position"));
+    assert_eq!(h.say("usermove 6"), vec!["Illegal move: 6"]);
 }
 
 #[test]
@@ -276,15 +263,13 @@ fn cecp_analyze_reports_and_exits_without_moving() {
     h.pump(50);
     let lines = h.new_lines();
     assert_eq!(lines, vec!["1 0 0 1 1"]);
-    h.send(".");
-    assert!(h.new_lines()[0].starts_with("stat01: 0 1 1 "));
+    assert!(h.say(".")[0].starts_with("stat01: 0 1 1 "));
     h.send("usermove 1");
     h.send("undo");
     h.send("exclude 1");
     h.pump(50);
     h.send("exit");
-    h.send("ping 3");
-    let lines = h.new_lines();
+    let lines = h.say("ping 3");
     assert_eq!(Harness::count(&lines, "move"), 0, "{lines:?}");
     assert_eq!(lines.last().unwrap(), "pong 3");
 }
@@ -292,20 +277,18 @@ fn cecp_analyze_reports_and_exits_without_moving() {
 #[test]
 fn cecp_errors_use_the_protocol_forms() {
     let mut h = Harness::cecp();
-    h.send("frobnicate");
-    assert_eq!(h.new_lines(), vec!["Error (unknown command): frobnicate"]);
-    h.send("level 40 x 0");
-    assert!(h.new_lines()[0].starts_with("Error (bad parameters"));
-    h.send("option Hash=lots");
-    assert!(h.new_lines()[0].starts_with("# option ignored"));
+    assert_eq!(
+        h.say("frobnicate"),
+        vec!["Error (unknown command): frobnicate"]
+    );
+    assert!(h.say("level 40 x 0")[0].starts_with("Error (bad parameters"));
+    assert!(h.say("option Hash=lots")[0].starts_with("# option ignored"));
     h.send("accepted ping");
     h.send("rating 2000 1800");
     h.send("computer");
-    h.send("result 1-0 {White mates}");
-    assert!(h.new_lines().is_empty());
+    assert!(h.say("result 1-0 {White mates}").is_empty());
     h.send("?");
-    h.send("bk");
-    assert_eq!(h.new_lines(), vec![" Sente has no opening book", ""]);
+    assert_eq!(h.say("bk"), vec![" Sente has no opening book", ""]);
 }
 
 #[test]
@@ -316,17 +299,18 @@ fn eval_file_loads_lazily_and_reports_errors() {
         h.new_lines().is_empty(),
         "loaded at isready, not at setoption"
     );
-    h.send("isready");
-    let lines = h.new_lines();
+    let lines = h.say("isready");
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].starts_with("info string EvalFile: cannot read net file"));
     assert_eq!(lines[1], "readyok");
-    h.send("isready");
-    assert_eq!(h.new_lines(), vec!["readyok"], "no retry of the same value");
-    h.send("setoption name EvalFile value good.nnue");
-    h.send("isready");
     assert_eq!(
-        h.new_lines(),
+        h.say("isready"),
+        vec!["readyok"],
+        "no retry of the same value"
+    );
+    h.send("setoption name EvalFile value good.nnue");
+    assert_eq!(
+        h.say("isready"),
         vec!["info string Using scripted evaluation", "readyok"]
     );
 }
@@ -337,10 +321,8 @@ fn eval_file_loads_lazily_and_reports_errors() {
 #[test]
 fn hash_is_applied_at_isready_and_failures_are_reported() {
     let mut h = Harness::uci();
-    h.send("setoption name Hash value 65536");
-    assert!(h.new_lines().is_empty());
-    h.send("isready");
-    let lines = h.new_lines();
+    assert!(h.say("setoption name Hash value 65536").is_empty());
+    let lines = h.say("isready");
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(
         lines[0].starts_with("info string Hash: cannot allocate a 65536 MB hash table; keeping"),
@@ -361,14 +343,12 @@ fn hash_is_applied_at_isready_and_failures_are_reported() {
     h.send("xboard");
     h.send("protover 2");
     h.new_lines();
-    h.send("memory 1000000");
-    let lines = h.new_lines();
+    let lines = h.say("memory 1000000");
     assert_eq!(
         lines,
         vec!["telluser Hash: cannot allocate a 65536 MB hash table; keeping 16 MB"]
     );
-    h.send("ping 1");
-    assert_eq!(h.new_lines(), vec!["pong 1"]);
+    assert_eq!(h.say("ping 1"), vec!["pong 1"]);
 }
 
 /// USI `go mate` and `go perft` run as controller jobs: each answers once, whether it ends by
@@ -399,6 +379,5 @@ fn mate_and_perft_jobs_answer_once_and_stop_like_searches() {
     let lines = h.new_lines();
     assert_eq!(Harness::count(&lines, "bestmove"), 1, "{lines:?}");
     assert_eq!(Harness::count(&lines, "checkmate"), 1, "{lines:?}");
-    h.send("stop");
-    assert!(h.new_lines().is_empty(), "nothing left to answer");
+    assert!(h.say("stop").is_empty(), "nothing left to answer");
 }

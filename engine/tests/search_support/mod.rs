@@ -10,6 +10,7 @@ use sente::movelist::MoveList;
 use sente::search::{
     Limits, SearchControl, SearchEvent, SearchInfo, SearchOptions, SearchResult, Searcher,
 };
+use std::time::{Duration, Instant};
 
 /// A search to depth `d` and no other limit.
 pub fn depth<M>(d: u32) -> Limits<M> {
@@ -61,6 +62,29 @@ pub fn search_root<G: Game, E: Evaluator<G>>(
     limits: &Limits<G::Move>,
 ) -> (SearchResult<G::Move>, Vec<SearchInfo<G::Move>>) {
     search_infos(searcher, root, &[], limits, &SearchOptions::default())
+}
+
+/// Searches `root` (no history, default options) under `control` while another thread calls
+/// `change` on it after `delay` (setting `stop`, or ending pondering); returns the result and
+/// how long the search took.
+pub fn search_changed_after<G: Game, E: Evaluator<G>>(
+    searcher: &mut Searcher<G, E>,
+    root: &G,
+    limits: &Limits<G::Move>,
+    control: &SearchControl,
+    delay: Duration,
+    change: impl FnOnce(&SearchControl) + Send,
+) -> (SearchResult<G::Move>, Duration) {
+    let started = Instant::now();
+    let result = std::thread::scope(|scope| {
+        scope.spawn(move || {
+            std::thread::sleep(delay);
+            change(control);
+        });
+        let options = SearchOptions::default();
+        searcher.search(root, &[], limits, &options, control, &mut |_| {})
+    });
+    (result, started.elapsed())
 }
 
 /// Replays a PV from `root`: every move legal, none played once the game has no move left.
