@@ -333,6 +333,12 @@ mod tests {
     }
 
     impl SearchBackend<TicTacToe> for Logged {
+        fn fresh() -> Self {
+            Logged {
+                inner: ScriptedSearch::fresh(),
+                log: Arc::default(),
+            }
+        }
         fn search(
             &mut self,
             root: &TicTacToe,
@@ -356,6 +362,10 @@ mod tests {
         }
         fn clear(&mut self) {
             self.log.lock().unwrap().push("clear".to_string());
+        }
+        fn load_evaluator(&mut self, eval_file: &str) -> Result<String, String> {
+            self.log.lock().unwrap().push(format!("eval {eval_file}"));
+            self.inner.load_evaluator(eval_file)
         }
     }
 
@@ -383,12 +393,9 @@ mod tests {
 
     impl Fixture {
         fn new() -> Self {
-            let log = Arc::new(Mutex::new(Vec::new()));
             let (sender, events) = mpsc::channel();
-            let backend = Logged {
-                inner: ScriptedSearch,
-                log: Arc::clone(&log),
-            };
+            let backend = Logged::fresh();
+            let log = Arc::clone(&backend.log);
             Self {
                 controller: Controller::new(backend, sender),
                 events,

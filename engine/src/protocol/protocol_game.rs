@@ -1,5 +1,5 @@
-//! What the protocols need of a game beyond the `Game` trait: its search backend, how protocol
-//! rule options apply to its positions, and a few CECP specifics. Implemented once per game; the
+//! What the protocols need of a game beyond the `Game` trait: its search backend type, how
+//! protocol rule options apply to its positions, and a few CECP specifics. Implemented once per game; the
 //! game logic behind it (edit boards, xboard's shogi FEN, side switches) lives in the game's own
 //! folder (`chess/edit_board.rs`, `shogi/xboard_notation.rs`, `shogi/sfen.rs`).
 
@@ -7,21 +7,13 @@ use super::backend::SearchBackend;
 use super::options::RuleSettings;
 use crate::chess::EditBoard;
 use crate::game::{Game, Side};
-use crate::nnue::{EvalChoice, GameEval, NnueGame};
+use crate::nnue::GameEval;
 use crate::search::Searcher;
 
 /// A game the protocol layer can play.
 pub trait ProtocolGame: Game {
-    /// The search engine used for this game.
+    /// The search engine used for this game (`Searcher` with the game's `GameEval`).
     type Backend: SearchBackend<Self>;
-
-    /// A fresh search engine (16 MB table, one thread, the game's default evaluator).
-    fn new_backend() -> Self::Backend;
-
-    /// Switches the backend to the evaluator `EvalFile` names (empty: the default, i.e. the
-    /// embedded net or the classical evaluator). Returns a description of the evaluation in use,
-    /// or the error (the previous evaluator stays).
-    fn load_evaluator(backend: &mut Self::Backend, eval_file: &str) -> Result<String, String>;
 
     /// Applies the protocol's rule settings (chess: Chess960; shogi: entering king, max plies).
     fn apply_rules(&mut self, rules: &RuleSettings);
@@ -64,29 +56,8 @@ pub trait ProtocolGame: Game {
     }
 }
 
-/// `EvalFile` for a game with NNUE support: an evaluator name (`EvalChoice::from_name`: a net
-/// file, `classical` for the classical evaluator, or the default evaluation when empty).
-fn load_game_eval<G: NnueGame>(
-    searcher: &mut Searcher<G, GameEval<G>>,
-    eval_file: &str,
-) -> Result<String, String> {
-    let eval =
-        GameEval::<G>::select(EvalChoice::from_name(eval_file)).map_err(|e| e.to_string())?;
-    let description = eval.describe();
-    searcher.set_evaluator(eval);
-    Ok(description)
-}
-
 impl ProtocolGame for crate::chess::Position {
     type Backend = Searcher<Self, GameEval<Self>>;
-
-    fn new_backend() -> Self::Backend {
-        Searcher::new(GameEval::default())
-    }
-
-    fn load_evaluator(backend: &mut Self::Backend, eval_file: &str) -> Result<String, String> {
-        load_game_eval(backend, eval_file)
-    }
 
     fn apply_rules(&mut self, rules: &RuleSettings) {
         // FEN parsing switches Chess960 on by itself for Shredder/X-FEN castling letters; the
@@ -128,14 +99,6 @@ impl ProtocolGame for crate::chess::Position {
 
 impl ProtocolGame for crate::shogi::Position {
     type Backend = Searcher<Self, GameEval<Self>>;
-
-    fn new_backend() -> Self::Backend {
-        Searcher::new(GameEval::default())
-    }
-
-    fn load_evaluator(backend: &mut Self::Backend, eval_file: &str) -> Result<String, String> {
-        load_game_eval(backend, eval_file)
-    }
 
     fn apply_rules(&mut self, rules: &RuleSettings) {
         self.set_rules(rules.shogi);

@@ -5,6 +5,7 @@
 //! what went wrong in the protocol's own voice. The sessions keep only their syntax, modes and
 //! answers.
 
+use super::backend::SearchBackend;
 use super::controller::Controller;
 use super::input::Event;
 use super::move_history::MoveHistory;
@@ -54,7 +55,7 @@ impl<G: ProtocolGame> SessionCore<G> {
             settings,
             voice,
         } = base;
-        let mut controller = Controller::new(G::new_backend(), events.clone());
+        let mut controller = Controller::new(G::Backend::fresh(), events.clone());
         controller.configure(settings.hash_mb, settings.threads);
         let mut start = G::startpos();
         start.apply_rules(&settings.rules);
@@ -112,7 +113,7 @@ impl<G: ProtocolGame> SessionCore<G> {
         }
         let Some(result) = self
             .controller
-            .with_idle_backend(|backend| G::load_evaluator(backend, &wanted))
+            .with_idle_backend(|backend| backend.load_evaluator(&wanted))
         else {
             return;
         };

@@ -41,6 +41,9 @@ fn first_move(pos: &TicTacToe) -> Option<Cell> {
 pub struct ScriptedSearch;
 
 impl SearchBackend<TicTacToe> for ScriptedSearch {
+    fn fresh() -> Self {
+        ScriptedSearch
+    }
     fn search(
         &mut self,
         root: &TicTacToe,
@@ -106,20 +109,17 @@ impl SearchBackend<TicTacToe> for ScriptedSearch {
         Ok(())
     }
     fn clear(&mut self) {}
-}
-
-impl ProtocolGame for TicTacToe {
-    type Backend = ScriptedSearch;
-    fn new_backend() -> ScriptedSearch {
-        ScriptedSearch
-    }
-    fn load_evaluator(_: &mut ScriptedSearch, eval_file: &str) -> Result<String, String> {
+    fn load_evaluator(&mut self, eval_file: &str) -> Result<String, String> {
         if eval_file.contains("missing") {
             Err(format!("cannot read net file '{eval_file}'"))
         } else {
             Ok("scripted evaluation".to_string())
         }
     }
+}
+
+impl ProtocolGame for TicTacToe {
+    type Backend = ScriptedSearch;
     fn apply_rules(&mut self, _: &RuleSettings) {}
     fn side_name(side: Side) -> &'static str {
         match side {
