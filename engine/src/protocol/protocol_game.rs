@@ -31,8 +31,14 @@ pub trait ProtocolGame: Game {
         None
     }
 
-    /// How CECP result comments name a side ("White", "Black"; shogi "Sente", "Gote").
-    fn side_name(side: Side) -> &'static str;
+    /// How CECP result comments name the sides, first player first ("White", "Black"; shogi
+    /// "Sente", "Gote").
+    const SIDE_NAMES: [&'static str; 2];
+
+    /// The name of `side` in CECP result comments.
+    fn side_name(side: Side) -> &'static str {
+        Self::SIDE_NAMES[side.index()]
+    }
 
     /// The same board with `side` to move (CECP `white` / `black` / edit mode), if legal.
     fn with_side_to_move(&self, side: Side) -> Option<Self>;
@@ -58,6 +64,7 @@ pub trait ProtocolGame: Game {
 
 impl ProtocolGame for crate::chess::Position {
     type Backend = Searcher<Self, GameEval<Self>>;
+    const SIDE_NAMES: [&'static str; 2] = ["White", "Black"];
 
     fn apply_rules(&mut self, rules: &RuleSettings) {
         // FEN parsing switches Chess960 on by itself for Shredder/X-FEN castling letters; the
@@ -77,13 +84,6 @@ impl ProtocolGame for crate::chess::Position {
         })
     }
 
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "White",
-            Side::Second => "Black",
-        }
-    }
-
     fn with_side_to_move(&self, side: Side) -> Option<Self> {
         crate::chess::Position::with_side_to_move(self, side)
     }
@@ -99,6 +99,7 @@ impl ProtocolGame for crate::chess::Position {
 
 impl ProtocolGame for crate::shogi::Position {
     type Backend = Searcher<Self, GameEval<Self>>;
+    const SIDE_NAMES: [&'static str; 2] = ["Sente", "Gote"];
 
     fn apply_rules(&mut self, rules: &RuleSettings) {
         self.set_rules(rules.shogi);
@@ -114,13 +115,6 @@ impl ProtocolGame for crate::shogi::Position {
                     Self::side_name(side)
                 )
             })
-    }
-
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "Sente",
-            Side::Second => "Gote",
-        }
     }
 
     fn with_side_to_move(&self, side: Side) -> Option<Self> {

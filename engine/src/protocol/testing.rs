@@ -120,13 +120,8 @@ impl SearchBackend<TicTacToe> for ScriptedSearch {
 
 impl ProtocolGame for TicTacToe {
     type Backend = ScriptedSearch;
+    const SIDE_NAMES: [&'static str; 2] = ["X", "O"];
     fn apply_rules(&mut self, _: &RuleSettings) {}
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "X",
-            Side::Second => "O",
-        }
-    }
     /// Which side is to move follows from the marks on the board: only that side.
     fn with_side_to_move(&self, side: Side) -> Option<Self> {
         (side == self.side_to_move()).then_some(*self)
