@@ -16,7 +16,7 @@ pub struct EditBoard {
 
 impl EditBoard {
     /// Reads the placement field of a FEN.
-    pub fn from_fen_board(board: &str) -> Option<Self> {
+    fn from_fen_board(board: &str) -> Option<Self> {
         let mut squares = [[None; 8]; 8];
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != 8 {
@@ -41,7 +41,7 @@ impl EditBoard {
     }
 
     /// The placement field of a FEN.
-    pub fn to_fen_board(&self) -> String {
+    fn to_fen_board(self) -> String {
         let mut text = String::new();
         for rank in (0..8).rev() {
             let mut empty = 0;
@@ -68,7 +68,7 @@ impl EditBoard {
     }
 
     /// Castling rights implied by kings and rooks on their home squares (xboard's edit rule).
-    pub fn castling_rights(&self) -> String {
+    fn castling_rights(&self) -> String {
         let mut rights = String::new();
         let at = |rank: usize, file: usize| self.squares[rank][file];
         if at(0, 4) == Some('K') {
@@ -94,7 +94,7 @@ impl EditBoard {
     }
 
     /// A full FEN of this board with `side` to move.
-    pub fn to_fen(&self, side: Side) -> String {
+    fn to_fen(self, side: Side) -> String {
         let stm = if side == Side::First { 'w' } else { 'b' };
         format!(
             "{} {stm} {} - 0 1",

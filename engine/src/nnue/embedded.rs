@@ -25,7 +25,7 @@ fn embedded_bytes(arch: &Architecture) -> Option<&'static [u8]> {
 }
 
 /// Validates the embedded net of `arch`'s game: `Ok(None)` when none is embedded.
-pub fn embedded_network(arch: &Architecture) -> Result<Option<Network>, NetFormatError> {
+fn embedded_network(arch: &Architecture) -> Result<Option<Network>, NetFormatError> {
     embedded_bytes(arch)
         .map(|bytes| Network::from_static(bytes, arch))
         .transpose()

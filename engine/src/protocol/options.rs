@@ -268,7 +268,7 @@ const ELO: OptionDef = def(
 );
 
 /// UCI options, spelled as Stockfish spells them.
-pub const UCI_OPTIONS: &[OptionDef] = &[
+const UCI_OPTIONS: &[OptionDef] = &[
     THREADS,
     HASH,
     CLEAR_HASH,
@@ -296,7 +296,7 @@ pub const UCI_OPTIONS: &[OptionDef] = &[
 ];
 
 /// USI options, following YaneuraOu's conventions (no spaces in names).
-pub const USI_OPTIONS: &[OptionDef] = &[
+const USI_OPTIONS: &[OptionDef] = &[
     def(
         OptionId::Hash,
         "USI_Hash",
@@ -336,7 +336,7 @@ const USI_IMPLICIT: &[OptionDef] = &[def(
 
 /// CECP options (`feature option=...`). Hash and threads also come as `memory` and `cores`.
 /// Names carry no spaces: xboard allows them, but python-chess splits option features on spaces.
-pub const CECP_OPTIONS: &[OptionDef] = &[
+const CECP_OPTIONS: &[OptionDef] = &[
     HASH,
     THREADS,
     def(OptionId::ClearHash, "ClearHash", OptionKind::Button),

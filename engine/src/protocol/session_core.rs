@@ -97,7 +97,7 @@ impl<G: ProtocolGame> SessionCore<G> {
     }
 
     /// Something the user must see: `info string` (UCI, USI) or `telluser` (CECP).
-    pub fn warn(&self, text: &str) {
+    fn warn(&self, text: &str) {
         match self.voice {
             Voice::InfoString => self.out.line(&format!("info string {text}")),
             Voice::Cecp => self.out.line(&format!("telluser {text}")),

@@ -452,7 +452,7 @@ fn info_reporter<G: ProtocolGame>(
 }
 
 /// One `info ... pv ...` line.
-pub fn info_line<G: Game>(
+fn info_line<G: Game>(
     dialect: Dialect,
     root: &G,
     info: &SearchInfo<G::Move>,
@@ -489,7 +489,7 @@ pub fn info_line<G: Game>(
 }
 
 /// UCI score: centipawns, or mate in full moves.
-pub fn uci_score_text(score: Score) -> String {
+fn uci_score_text(score: Score) -> String {
     match score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::MatePlies(plies) => format!("mate {}", Score::mate_moves(plies)),
