@@ -355,22 +355,10 @@ impl Mirror {
                 self.leave_edit();
                 return true;
             }
+            piece if board.apply(piece, *white) => {}
             _ => {
-                let mut chars = line.chars();
-                let piece = chars.next().unwrap_or(' ');
-                match EditBoard::square(chars.as_str()) {
-                    Some((rank, file)) if "PNBRQK".contains(piece) => {
-                        board.squares[rank][file] = Some(if *white {
-                            piece
-                        } else {
-                            piece.to_ascii_lowercase()
-                        });
-                    }
-                    _ => {
-                        self.leave_edit();
-                        return false;
-                    }
-                }
+                self.leave_edit();
+                return false;
             }
         }
         true

@@ -11,7 +11,7 @@ use crate::game::Side;
 /// piece letters (uppercase White).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct EditBoard {
-    pub squares: [[Option<char>; 8]; 8],
+    squares: [[Option<char>; 8]; 8],
 }
 
 impl EditBoard {
@@ -103,8 +103,26 @@ impl EditBoard {
         )
     }
 
+    /// Applies one edit-mode piece command: `Pe4` (any of `PNBRQK`, either case) puts a piece of
+    /// the colour being edited (`white`) on e4, `xe4` empties e4. `false`, with the board
+    /// unchanged, when `command` is no such command.
+    pub fn apply(&mut self, command: &str, white: bool) -> bool {
+        let mut chars = command.chars();
+        let (Some(letter), Some((rank, file))) = (chars.next(), Self::square(chars.as_str()))
+        else {
+            return false;
+        };
+        self.squares[rank][file] = match letter.to_ascii_uppercase() {
+            'X' => None,
+            piece if "PNBRQK".contains(piece) && white => Some(piece),
+            piece if "PNBRQK".contains(piece) => Some(piece.to_ascii_lowercase()),
+            _ => return false,
+        };
+        true
+    }
+
     /// Parses an edit-mode square like `e4` into (rank, file).
-    pub fn square(text: &str) -> Option<(usize, usize)> {
+    fn square(text: &str) -> Option<(usize, usize)> {
         let bytes = text.as_bytes();
         if bytes.len() != 2 {
             return None;
@@ -161,6 +179,22 @@ mod tests {
         assert_eq!(EditBoard::square("e4"), Some((3, 4)));
         assert_eq!(EditBoard::square("j4"), None);
         assert_eq!(EditBoard::square("e9"), None);
+    }
+
+    #[test]
+    fn edit_commands_place_and_remove_pieces() {
+        let mut board = EditBoard::default();
+        assert!(board.apply("Ke1", true));
+        assert!(board.apply("ke8", false));
+        assert!(board.apply("Ra1", false));
+        assert!(board.apply("pe4", true));
+        assert_eq!(board.to_fen_board(), "4k3/8/8/8/4P3/8/8/r3K3");
+        assert!(board.apply("xa1", true));
+        assert_eq!(board.to_fen_board(), "4k3/8/8/8/4P3/8/8/4K3");
+        for not_a_command in ["Ze4", "Ke9", "K", "c", "#", ".", "go"] {
+            assert!(!board.apply(not_a_command, true), "{not_a_command}");
+        }
+        assert_eq!(board.to_fen_board(), "4k3/8/8/8/4P3/8/8/4K3");
     }
 
     #[test]

@@ -500,26 +500,12 @@ impl<G: ProtocolGame> CecpSession<G> {
         let Some(edit) = self.edit.as_mut() else {
             return false;
         };
-        let text = line.trim();
-        let mut chars = text.chars();
-        let piece = chars.next();
-        let square = EditBoard::square(chars.as_str());
-        match (text, piece, square) {
-            ("c", _, _) => edit.color_white = !edit.color_white,
-            ("#", _, _) => edit.board = EditBoard::default(),
-            ("", _, _) => {}
-            (_, Some('x' | 'X'), Some((rank, file))) => edit.board.squares[rank][file] = None,
-            (_, Some(p), Some((rank, file))) if "PNBRQK".contains(p.to_ascii_uppercase()) => {
-                let letter = if edit.color_white {
-                    p.to_ascii_uppercase()
-                } else {
-                    p.to_ascii_lowercase()
-                };
-                edit.board.squares[rank][file] = Some(letter);
-            }
-            (".", _, _) => {
-                self.leave_edit();
-            }
+        match line.trim() {
+            "c" => edit.color_white = !edit.color_white,
+            "#" => edit.board = EditBoard::default(),
+            "" => {}
+            "." => self.leave_edit(),
+            piece if edit.board.apply(piece, edit.color_white) => {}
             _ => {
                 self.leave_edit();
                 return false;
