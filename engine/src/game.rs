@@ -86,6 +86,19 @@ pub struct Outcome {
     pub reason: EndReason,
 }
 
+impl Outcome {
+    /// The side to move is checkmated.
+    pub const CHECKMATED: Outcome = Outcome {
+        result: GameResult::Loss,
+        reason: EndReason::Checkmate,
+    };
+    /// The side to move has no move and is not in check, a draw (chess; in shogi it loses).
+    pub const STALEMATE: Outcome = Outcome {
+        result: GameResult::Draw,
+        reason: EndReason::Stalemate,
+    };
+}
+
 /// One earlier position of the game, as repetition rules need it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct HistoryEntry {

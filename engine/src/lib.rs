@@ -1,6 +1,10 @@
 //! Sente: a chess and shogi engine. The library holds the rules of both games, the game-generic
-//! search, the evaluators and the protocol adapters; the `sente` binary, `datagen` and `tuner`
+//! search, the evaluators and the protocol sessions; the `sente` binary, `datagen` and `tuner`
 //! are thin front ends over it.
+
+// The protocol tests include the integration tests' tic-tac-toe, which names this crate `sente`.
+#[cfg(test)]
+extern crate self as sente;
 
 pub mod bench;
 pub mod chess;

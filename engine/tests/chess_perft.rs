@@ -2,70 +2,35 @@
 //! Shredder/X-FEN castling letters (the `frc-*` rows) run in Chess960 mode, which the FEN
 //! parser switches on by itself; rows above 50M nodes run only in the ignored test.
 
+mod perft_support;
+
+use perft_support::{Row, BIG};
 use sente::chess::Position;
 use sente::game::Game;
 
-struct Row {
-    name: String,
-    fen: String,
-    depth: u32,
-    nodes: u64,
-}
-
-const BIG: u64 = 50_000_000;
-
 fn rows() -> Vec<Row> {
-    let text = include_str!("../testdata/chess_perft.tsv");
-    text.lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let cols: Vec<&str> = l.split('\t').collect();
-            assert_eq!(cols.len(), 4, "bad row {l}");
-            Row {
-                name: cols[0].to_string(),
-                fen: cols[1].to_string(),
-                depth: cols[2].parse().unwrap(),
-                nodes: cols[3].parse().unwrap(),
-            }
-        })
-        .collect()
+    perft_support::rows(include_str!("../testdata/chess_perft.tsv"), "fen")
 }
 
-fn check(rows: impl Iterator<Item = Row>) {
-    let mut failures = Vec::new();
-    let mut count = 0;
-    for row in rows {
-        let pos = Position::from_text(&row.fen).unwrap_or_else(|e| panic!("{}: {e}", row.name));
+/// The rows' perft, each `frc-*` row read as Chess960.
+fn check<'a>(rows: impl Iterator<Item = &'a Row>) {
+    let checked = perft_support::check(rows, |row, pos: &Position| {
         if row.name.starts_with("frc") {
             assert!(pos.is_chess960(), "{} should be read as Chess960", row.name);
         }
-        let got = pos.perft(row.depth);
-        if got != row.nodes {
-            failures.push(format!(
-                "{} depth {}: got {got}, want {}",
-                row.name, row.depth, row.nodes
-            ));
-        }
-        count += 1;
-    }
-    assert!(count > 0);
-    assert!(
-        failures.is_empty(),
-        "perft mismatches:\n{}",
-        failures.join("\n")
-    );
+    });
+    assert!(checked > 0);
 }
 
 #[test]
 fn perft_rows_up_to_50m_nodes() {
-    check(rows().into_iter().filter(|r| r.nodes <= BIG));
+    check(rows().iter().filter(|r| r.nodes <= BIG));
 }
 
 #[test]
 #[ignore = "runs the rows above 50M nodes (minutes)"]
 fn perft_rows_above_50m_nodes() {
-    check(rows().into_iter().filter(|r| r.nodes > BIG));
+    check(rows().iter().filter(|r| r.nodes > BIG));
 }
 
 #[test]

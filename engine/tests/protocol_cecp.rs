@@ -4,11 +4,11 @@
 
 mod protocol_support;
 
-use protocol_support::{Engine, SEARCH};
+use protocol_support::{position_after, Engine, SEARCH};
+use sente::chess::EditBoard;
 use sente::chess::Position;
 use sente::game::{Game, Side};
-use sente::protocol::games::EditBoard;
-use sente::protocol::record::{has_legal_move, legal_moves, GameRecord};
+use sente::protocol::move_history::{has_legal_move, legal_moves, MoveHistory};
 use std::time::{Duration, Instant};
 
 fn cecp_engine() -> Engine {
@@ -176,7 +176,9 @@ fn move_now_playother_hint_and_clocks() {
     engine.send("otim 3000");
     engine.send("usermove d2d4");
     let (reply, _) = engine_move(&mut engine);
-    assert!(position_after(&["d2d4"]).parse_move_cecp(&reply).is_ok());
+    assert!(position_after::<Position>(&["d2d4"])
+        .parse_move_cecp(&reply)
+        .is_ok());
     engine.send("force");
     engine.send("st 30");
     engine.send("go");
@@ -292,21 +294,13 @@ fn sigint_and_sigterm_are_ignored() {
     engine.finish(true, SEARCH);
 }
 
-fn position_after(moves: &[&str]) -> Position {
-    let mut pos = Position::startpos();
-    for text in moves {
-        pos.make_move(pos.parse_move(text).unwrap());
-    }
-    pos
-}
-
 // ---------------------------------------------------------------------------------------------
 // Transcript replay
 
 /// What the test knows of the engine's game, to keep replayed moves legal and to know when the
 /// engine must answer with a move.
 struct Mirror {
-    record: GameRecord<Position>,
+    record: MoveHistory<Position>,
     engine_side: Option<Side>,
     analyzing: bool,
     game_over: bool,
@@ -316,7 +310,7 @@ struct Mirror {
 impl Mirror {
     fn new() -> Self {
         Self {
-            record: GameRecord::new(Position::startpos()),
+            record: MoveHistory::new(Position::startpos()),
             engine_side: Some(Side::Second),
             analyzing: false,
             game_over: false,
@@ -325,7 +319,7 @@ impl Mirror {
     }
 
     fn reset(&mut self, pos: Position) {
-        self.record = GameRecord::new(pos);
+        self.record = MoveHistory::new(pos);
         self.game_over = false;
     }
 
@@ -349,14 +343,6 @@ impl Mirror {
         self.game_over = self.record.outcome().is_some();
     }
 
-    fn with_side(&self, side: Side) -> Position {
-        let fen = self.current().to_text();
-        let mut fields: Vec<&str> = fen.split_whitespace().collect();
-        fields[1] = if side == Side::First { "w" } else { "b" };
-        fields[3] = "-";
-        Position::from_text(&fields.join(" ")).unwrap_or(*self.current())
-    }
-
     /// Handles an edit-mode line; `false` when the line ends edit mode without being consumed.
     fn edit_line(&mut self, line: &str) -> bool {
         let Some((board, white)) = self.edit.as_mut() else {
@@ -369,22 +355,10 @@ impl Mirror {
                 self.leave_edit();
                 return true;
             }
+            piece if board.apply(piece, *white) => {}
             _ => {
-                let mut chars = line.chars();
-                let piece = chars.next().unwrap_or(' ');
-                match EditBoard::square(chars.as_str()) {
-                    Some((rank, file)) if "PNBRQK".contains(piece) => {
-                        board.squares[rank][file] = Some(if *white {
-                            piece
-                        } else {
-                            piece.to_ascii_lowercase()
-                        });
-                    }
-                    _ => {
-                        self.leave_edit();
-                        return false;
-                    }
-                }
+                self.leave_edit();
+                return false;
             }
         }
         true
@@ -392,8 +366,8 @@ impl Mirror {
 
     fn leave_edit(&mut self) {
         if let Some((board, _)) = self.edit.take() {
-            let fen = board.to_fen(self.current().side_to_move());
-            if let Ok(pos) = Position::from_text(&fen) {
+            let side = self.current().side_to_move();
+            if let Some(pos) = Position::from_edit_board(&board, side) {
                 self.reset(pos);
             }
         }
@@ -483,8 +457,9 @@ fn replay(commands: &[String], label: &str) {
                     } else {
                         Side::Second
                     };
-                    let pos = mirror.with_side(side);
-                    mirror.reset(pos);
+                    if let Some(pos) = mirror.current().with_side_to_move(side) {
+                        mirror.reset(pos);
+                    }
                     mirror.engine_side = Some(side.flip());
                 }
                 "undo" | "remove" => {
@@ -500,11 +475,7 @@ fn replay(commands: &[String], label: &str) {
                 "exit" => mirror.analyzing = false,
                 "result" => mirror.game_over = true,
                 "edit" => {
-                    let board = EditBoard::from_fen_board(
-                        mirror.current().to_text().split(' ').next().unwrap(),
-                    )
-                    .unwrap();
-                    mirror.edit = Some((board, true));
+                    mirror.edit = Some((mirror.current().edit_board(), true));
                 }
                 "quit" => quit = true,
                 _ => {}

@@ -245,8 +245,7 @@ const AVOID: &[&str] = &["perft", "Hash value", "memory", "cores", "Threads valu
 #[test]
 fn uci_survives_garbage() {
     let mut engine = Engine::start();
-    engine.send("uci");
-    engine.expect_prefix("uciok", SEARCH);
+    engine.handshake("uci");
     fuzz(&mut engine, 0xC0FFEE, UCI_WORDS, AVOID, "stop");
     engine.send("stop");
     engine.send("setoption name UCI_Chess960 value false");
@@ -263,8 +262,7 @@ fn uci_survives_garbage() {
 #[test]
 fn usi_survives_garbage() {
     let mut engine = Engine::start();
-    engine.send("usi");
-    engine.expect_prefix("usiok", SEARCH);
+    engine.handshake("usi");
     fuzz(&mut engine, 0xBADC0DE, USI_WORDS, AVOID, "stop");
     engine.send("stop");
     engine.sync();

@@ -4,7 +4,8 @@
 mod protocol_support;
 
 use protocol_support::{
-    assert_bad_positions_refused, assert_legal, position_after, Engine, Rng, SEARCH,
+    assert_bad_positions_refused, assert_declares_options, assert_legal, position_after, Engine,
+    Rng, SEARCH,
 };
 use sente::chess::Position;
 use sente::game::Game;
@@ -13,47 +14,33 @@ use std::time::{Duration, Instant};
 
 fn uci_engine() -> Engine {
     let mut engine = Engine::start();
-    engine.send("uci");
-    engine.expect_prefix("uciok", SEARCH);
+    engine.handshake("uci");
     engine
-}
-
-/// Reads up to the next `bestmove` and returns its move and ponder move.
-fn bestmove(engine: &mut Engine) -> (String, Option<String>, Vec<String>) {
-    let lines = engine.expect_prefix("bestmove", SEARCH);
-    let last = lines.last().unwrap().clone();
-    let words: Vec<&str> = last.split_whitespace().collect();
-    let ponder = (words.get(2) == Some(&"ponder")).then(|| words[3].to_string());
-    (words[1].to_string(), ponder, lines)
 }
 
 #[test]
 fn handshake_lists_stockfish_spelled_options() {
     let mut engine = Engine::start();
-    engine.send("uci");
-    let lines = engine.expect_prefix("uciok", SEARCH);
+    let lines = engine.handshake("uci");
     assert!(lines[0].starts_with("id name Sente"));
     assert!(lines[1].starts_with("id author "));
-    for name in [
-        "Threads",
-        "Hash",
-        "Clear Hash",
-        "Ponder",
-        "MultiPV",
-        "Move Overhead",
-        "UCI_Chess960",
-        "UCI_ShowWDL",
-        "UCI_AnalyseMode",
-        "UCI_LimitStrength",
-        "UCI_Elo",
-        "EvalFile",
-    ] {
-        let prefix = format!("option name {name} type ");
-        assert!(
-            lines.iter().any(|l| l.starts_with(&prefix)),
-            "option {name} missing: {lines:?}"
-        );
-    }
+    assert_declares_options(
+        &lines,
+        &[
+            "Threads",
+            "Hash",
+            "Clear Hash",
+            "Ponder",
+            "MultiPV",
+            "Move Overhead",
+            "UCI_Chess960",
+            "UCI_ShowWDL",
+            "UCI_AnalyseMode",
+            "UCI_LimitStrength",
+            "UCI_Elo",
+            "EvalFile",
+        ],
+    );
     assert!(engine.sync().is_empty());
     engine.finish(true, SEARCH);
 }
@@ -74,7 +61,7 @@ fn every_go_form_answers_once_with_a_legal_move() {
     ] {
         engine.send("position startpos moves e2e4 c7c5");
         engine.send(go);
-        let (best, ponder, lines) = bestmove(&mut engine);
+        let (best, ponder, lines) = engine.bestmove();
         assert_legal(&pos, &best, &engine);
         if let Some(ponder) = ponder {
             let mut child = pos;
@@ -97,7 +84,7 @@ fn info_lines_carry_the_uci_fields() {
     engine.send("setoption name UCI_ShowWDL value true");
     engine.send("position startpos");
     engine.send("go depth 4");
-    let (_, _, lines) = bestmove(&mut engine);
+    let (_, _, lines) = engine.bestmove();
     let pv_line = lines
         .iter()
         .rev()
@@ -124,12 +111,12 @@ fn infinite_search_answers_isready_and_waits_for_stop() {
     std::thread::sleep(Duration::from_millis(200));
     assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
     engine.send("stop");
-    let (best, _, _) = bestmove(&mut engine);
+    let (best, _, _) = engine.bestmove();
     assert_legal(&Position::startpos(), &best, &engine);
     engine.send("go");
     std::thread::sleep(Duration::from_millis(100));
     engine.send("stop");
-    bestmove(&mut engine);
+    engine.bestmove();
     engine.finish(true, SEARCH);
 }
 
@@ -180,7 +167,7 @@ fn ponder_then_ponderhit_or_stop() {
     std::thread::sleep(Duration::from_millis(300));
     assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
     engine.send("ponderhit");
-    let (best, _, _) = bestmove(&mut engine);
+    let (best, _, _) = engine.bestmove();
     assert_legal(
         &position_after::<Position>(&["e2e4", "e7e5"]),
         &best,
@@ -191,7 +178,7 @@ fn ponder_then_ponderhit_or_stop() {
     engine.send("go ponder wtime 1000 btime 1000");
     std::thread::sleep(Duration::from_millis(100));
     engine.send("stop");
-    let (best, _, _) = bestmove(&mut engine);
+    let (best, _, _) = engine.bestmove();
     assert_legal(
         &position_after::<Position>(&["e2e4", "e7e5"]),
         &best,
@@ -207,20 +194,20 @@ fn mated_and_stalemated_roots_answer_none() {
     // Fool's mate: White is mated.
     engine.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
     engine.send("go depth 5");
-    let (best, _, lines) = bestmove(&mut engine);
+    let (best, _, lines) = engine.bestmove();
     assert_eq!(best, "(none)");
     assert!(lines.contains(&"info depth 0 score mate 0".to_string()));
     // Stalemate: Black to move has no move and is not in check.
     engine.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     engine.send("go movetime 100");
-    let (best, _, lines) = bestmove(&mut engine);
+    let (best, _, lines) = engine.bestmove();
     assert_eq!(best, "(none)");
     assert!(lines.contains(&"info depth 0 score cp 0".to_string()));
     // In an infinite search the answer waits for stop.
     engine.send("go infinite");
     assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
     engine.send("stop");
-    assert_eq!(bestmove(&mut engine).0, "(none)");
+    assert_eq!(engine.bestmove().0, "(none)");
     engine.finish(true, SEARCH);
 }
 
@@ -229,14 +216,14 @@ fn finds_a_mate_in_one_with_a_mate_score() {
     let mut engine = uci_engine();
     engine.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
     engine.send("go depth 4");
-    let (best, _, lines) = bestmove(&mut engine);
+    let (best, _, lines) = engine.bestmove();
     assert_eq!(best, "a1a8", "{lines:?}");
     assert!(
         lines.iter().any(|l| l.contains("score mate 1")),
         "{lines:?}"
     );
     engine.send("go mate 1");
-    assert_eq!(bestmove(&mut engine).0, "a1a8");
+    assert_eq!(engine.bestmove().0, "a1a8");
     engine.finish(true, SEARCH);
 }
 
@@ -348,7 +335,7 @@ fn setoption_forms_and_bad_values() {
     engine.send("setoption name MultiPV value 3");
     engine.send("position startpos");
     engine.send("go depth 3");
-    let (_, _, lines) = bestmove(&mut engine);
+    let (_, _, lines) = engine.bestmove();
     assert!(lines.iter().any(|l| l.contains(" multipv 3 ")), "{lines:?}");
     engine.finish(true, SEARCH);
 }
@@ -358,7 +345,7 @@ fn searchmoves_restrict_the_root() {
     let mut engine = uci_engine();
     engine.send("position startpos");
     engine.send("go depth 3 searchmoves a2a3 h2h3");
-    let (best, _, _) = bestmove(&mut engine);
+    let (best, _, _) = engine.bestmove();
     assert!(best == "a2a3" || best == "h2h3", "{best}");
     engine.finish(true, SEARCH);
 }
@@ -380,7 +367,7 @@ fn chess960_castling_is_king_takes_rook() {
     let lines = engine.expect_prefix("Nodes searched", SEARCH);
     assert_eq!(lines.last().unwrap(), "Nodes searched: 12189");
     engine.send("go depth 3");
-    let (best, _, _) = bestmove(&mut engine);
+    let (best, _, _) = engine.bestmove();
     let mut pos =
         Position::from_text("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
             .unwrap();
@@ -405,7 +392,7 @@ fn perft_unknown_commands_and_whitespace() {
     engine.send_raw(b"\t  isready \t \r\n");
     engine.expect_prefix("readyok", SEARCH);
     engine.send_raw(b"position   startpos\tmoves  e2e4\r\ngo   depth\t2\r\n");
-    let (best, _, _) = bestmove(&mut engine);
+    let (best, _, _) = engine.bestmove();
     assert_legal(&position_after::<Position>(&["e2e4"]), &best, &engine);
     engine.send("ucinewgame");
     engine.send("debug on");
@@ -539,8 +526,7 @@ fn perft_can_be_stopped_and_absurd_depths_are_refused() {
 #[test]
 fn hash_and_threads_beyond_memory_are_refused_not_fatal() {
     let mut engine = Engine::start_with_memory_limit(4_000_000);
-    engine.send("uci");
-    engine.expect_prefix("uciok", SEARCH);
+    engine.handshake("uci");
     engine.send("setoption name Hash value 65536");
     let lines = engine.sync();
     assert_eq!(
@@ -549,7 +535,7 @@ fn hash_and_threads_beyond_memory_are_refused_not_fatal() {
     );
     engine.send("position startpos");
     engine.send("go movetime 100");
-    let (best, _, _) = bestmove(&mut engine);
+    let (best, _, _) = engine.bestmove();
     assert_legal(&Position::startpos(), &best, &engine);
     engine.send("setoption name Threads value 1024");
     let lines = engine.sync();
@@ -563,7 +549,7 @@ fn hash_and_threads_beyond_memory_are_refused_not_fatal() {
     engine.send("setoption name Hash value 64");
     assert!(engine.sync().is_empty());
     engine.send("go depth 4");
-    let (best, _, _) = bestmove(&mut engine);
+    let (best, _, _) = engine.bestmove();
     assert_legal(&Position::startpos(), &best, &engine);
     assert!(engine.finish(true, SEARCH).success());
 }

@@ -4,7 +4,8 @@
 mod protocol_support;
 
 use protocol_support::{
-    assert_bad_positions_refused, assert_legal, position_after, Engine, SEARCH,
+    assert_bad_positions_refused, assert_declares_options, assert_legal, position_after, Engine,
+    SEARCH,
 };
 use sente::game::Game;
 use sente::shogi::Position;
@@ -12,48 +13,37 @@ use std::time::Duration;
 
 fn usi_engine() -> Engine {
     let mut engine = Engine::start();
-    engine.send("usi");
-    engine.expect_prefix("usiok", SEARCH);
+    engine.handshake("usi");
     engine
-}
-
-fn bestmove(engine: &mut Engine) -> (String, Vec<String>) {
-    let lines = engine.expect_prefix("bestmove", SEARCH);
-    let word = lines
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
-    (word, lines)
 }
 
 #[test]
 fn handshake_declares_usi_options() {
     let mut engine = Engine::start();
-    engine.send("usi");
-    let lines = engine.expect_prefix("usiok", SEARCH);
+    let lines = engine.handshake("usi");
     assert!(lines[0].starts_with("id name Sente"));
-    for name in [
-        "USI_Hash",
-        "USI_Ponder",
-        "Threads",
-        "MultiPV",
-        "EvalFile",
-        "EnteringKingRule",
-        "MaxMovesToDraw",
-    ] {
-        let prefix = format!("option name {name} type ");
-        assert!(
-            lines.iter().any(|l| l.starts_with(&prefix)),
-            "{name}: {lines:?}"
-        );
-    }
+    assert_declares_options(
+        &lines,
+        &[
+            "USI_Hash",
+            "USI_Ponder",
+            "Threads",
+            "MultiPV",
+            "EvalFile",
+            "EnteringKingRule",
+            "MaxMovesToDraw",
+        ],
+    );
     assert!(lines
         .iter()
         .filter(|l| l.starts_with("option name "))
         .all(|l| l.split_whitespace().nth(3) == Some("type")));
+    // The rule a GUI sees by default is the one the engine plays by (CSA's 27 points).
+    assert!(lines.contains(
+        &"option name EnteringKingRule type combo default CSARule27 var NoEnteringKing \
+          var CSARule24 var CSARule27"
+            .to_string()
+    ));
     engine.finish(true, SEARCH);
 }
 
@@ -80,6 +70,28 @@ fn options_undeclared_usi_names_and_bad_values() {
     engine.finish(true, SEARCH);
 }
 
+/// `EnteringKingRule` starts at CSA's 27-point rule, as the handshake shows: a king in camp
+/// with 28 points declares (`bestmove win`); `NoEnteringKing` turns declarations off.
+#[test]
+fn entering_king_rule_option_decides_declarations() {
+    let mut engine = usi_engine();
+    let position = "position sfen +R+B+P+P+P+P+P+P+P/4K4/+P+P+P6/9/9/9/9/9/8k b R3P 1";
+    engine.send(position);
+    engine.send("go btime 1000 wtime 1000 byoyomi 100");
+    assert_eq!(engine.bestmove().0, "win");
+    engine.send("setoption name EnteringKingRule value NoEnteringKing");
+    engine.send("go btime 1000 wtime 1000 byoyomi 100");
+    let (best, _, lines) = engine.bestmove();
+    assert_ne!(best, "win", "{lines:?}");
+    engine.send("setoption name EnteringKingRule value CSARule24");
+    engine.send(position);
+    engine.send("go btime 1000 wtime 1000 byoyomi 100");
+    // 28 points is a draw under the 24-point rule (31 wins): no declaration.
+    let (best, _, lines) = engine.bestmove();
+    assert_ne!(best, "win", "{lines:?}");
+    engine.finish(true, SEARCH);
+}
+
 #[test]
 fn plays_under_byoyomi_and_fischer_clocks() {
     let mut engine = usi_engine();
@@ -96,7 +108,7 @@ fn plays_under_byoyomi_and_fischer_clocks() {
     ] {
         engine.send("position startpos moves 7g7f 3c3d");
         engine.send(go);
-        let (best, lines) = bestmove(&mut engine);
+        let (best, _, lines) = engine.bestmove();
         assert_legal(&pos, &best, &engine);
         assert!(lines.iter().all(|l| !l.contains("mate -0")));
         assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
@@ -113,7 +125,7 @@ fn byoyomi_without_main_time_answers_by_itself() {
     for go in ["go byoyomi 100", "go winc 100 binc 100", "go movestogo 5"] {
         engine.send("position startpos");
         engine.send(go);
-        let (best, _) = bestmove(&mut engine);
+        let (best, _, _) = engine.bestmove();
         assert_legal(&Position::startpos(), &best, &engine);
     }
     engine.send("position startpos");
@@ -121,7 +133,7 @@ fn byoyomi_without_main_time_answers_by_itself() {
     std::thread::sleep(Duration::from_millis(150));
     assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
     engine.send("ponderhit");
-    let (best, _) = bestmove(&mut engine);
+    let (best, _, _) = engine.bestmove();
     assert_legal(&Position::startpos(), &best, &engine);
     engine.finish(true, SEARCH);
 }
@@ -134,7 +146,7 @@ fn ponder_stop_and_gameover_end_searches() {
     std::thread::sleep(Duration::from_millis(200));
     assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
     engine.send("ponderhit");
-    let (best, _) = bestmove(&mut engine);
+    let (best, _, _) = engine.bestmove();
     assert_legal(
         &position_after::<Position>(&["2g2f", "8c8d"]),
         &best,
@@ -144,7 +156,7 @@ fn ponder_stop_and_gameover_end_searches() {
     engine.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
     engine.send("stop");
-    bestmove(&mut engine);
+    engine.bestmove();
 
     engine.send("go ponder btime 1000 wtime 1000 byoyomi 100");
     std::thread::sleep(Duration::from_millis(100));
@@ -165,11 +177,11 @@ fn resigns_when_mated_and_reports_mate_in_plies() {
     // Black's king on 5i is mated by two white golds.
     engine.send("position sfen 4k4/9/9/9/9/9/4g4/4g4/4K4 b - 1");
     engine.send("go btime 1000 wtime 1000 byoyomi 100");
-    assert_eq!(bestmove(&mut engine).0, "resign");
+    assert_eq!(engine.bestmove().0, "resign");
     // Mate in one ply by a gold drop.
     engine.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
     engine.send("go depth 3");
-    let (best, lines) = bestmove(&mut engine);
+    let (best, _, lines) = engine.bestmove();
     assert_eq!(best, "G*5b", "{lines:?}");
     assert!(
         lines.iter().any(|l| l.contains("score mate 1 ")),

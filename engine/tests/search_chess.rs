@@ -2,12 +2,17 @@
 //! roots, repetition through the game history, determinism, legal PVs, MultiPV order,
 //! searchmoves, time limits and pondering.
 
+mod search_support;
+
+use search_support::{
+    assert_pv_legal, depth, search_changed_after, search_infos as run, search_root,
+};
 use sente::chess::{ClassicalEval, Position};
 use sente::game::{Game, HistoryEntry};
 use sente::movelist::MoveList;
 use sente::search::{
-    Clock, Limits, Score, ScoreBound, SearchControl, SearchEvent, SearchFeatures, SearchInfo,
-    SearchOptions, SearchResult, Searcher,
+    Clock, Limits, Score, ScoreBound, SearchControl, SearchFeatures, SearchOptions, SearchResult,
+    Searcher,
 };
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -22,23 +27,6 @@ fn searcher() -> Searcher<Position, ClassicalEval> {
     Searcher::new(ClassicalEval::default())
 }
 
-fn run(
-    s: &mut Searcher<Position, ClassicalEval>,
-    p: &Position,
-    history: &[HistoryEntry],
-    limits: &Limits<ChessMove>,
-    options: &SearchOptions,
-) -> (SearchResult<ChessMove>, Vec<SearchInfo<ChessMove>>) {
-    let control = SearchControl::default();
-    let mut infos = Vec::new();
-    let result = s.search(p, history, limits, options, &control, &mut |e| {
-        if let SearchEvent::Pv(info) = e {
-            infos.push(info);
-        }
-    });
-    (result, infos)
-}
-
 /// The (depth, score, PV) of every line a search reports.
 type Lines = Vec<(u32, Score, Vec<ChessMove>)>;
 
@@ -48,35 +36,12 @@ fn search_lines(
     root: &Position,
     limits: &Limits<ChessMove>,
 ) -> (SearchResult<ChessMove>, Lines) {
-    let (r, infos) = run(s, root, &[], limits, &SearchOptions::default());
+    let (r, infos) = search_root(s, root, limits);
     let lines = infos
         .iter()
         .map(|i| (i.depth, i.score, i.pv.clone()))
         .collect();
     (r, lines)
-}
-
-fn depth(d: u32) -> Limits<ChessMove> {
-    Limits {
-        depth: Some(d),
-        ..Limits::default()
-    }
-}
-
-/// Every move legal; none played once the game is over.
-fn assert_pv_legal(root: &Position, pv: &[ChessMove]) {
-    let mut p = *root;
-    let mut moves = <Position as Game>::Moves::default();
-    for &m in pv {
-        p.generate_legal(&mut moves);
-        assert!(!moves.is_empty(), "PV runs past the end: {pv:?}");
-        assert!(
-            p.is_legal_move(m),
-            "illegal PV move {m:?} in {}",
-            root.to_text()
-        );
-        p.make_move(m);
-    }
 }
 
 const MATES_IN_TWO: [&str; 3] = [
@@ -90,7 +55,7 @@ fn mate_in_two_is_found_with_its_distance_and_a_full_pv() {
     for fen in MATES_IN_TWO {
         let root = pos(fen);
         let mut s = searcher();
-        let (result, infos) = run(&mut s, &root, &[], &depth(6), &SearchOptions::default());
+        let (result, infos) = search_root(&mut s, &root, &depth(6));
         assert_eq!(result.score, Score::MatePlies(3), "{fen}");
         let last = infos.last().unwrap();
         assert_eq!(last.pv.len(), 3, "mate PV length for {fen}: {:?}", last.pv);
@@ -106,7 +71,7 @@ fn mate_in_two_is_found_with_its_distance_and_a_full_pv() {
         // The defender sees the mate too.
         let mut after = root;
         after.make_move(result.best.unwrap());
-        let (defence, _) = run(&mut s, &after, &[], &depth(6), &SearchOptions::default());
+        let (defence, _) = search_root(&mut s, &after, &depth(6));
         assert_eq!(defence.score, Score::MatePlies(-2), "{fen}");
     }
 }
@@ -116,7 +81,7 @@ fn several_threads_find_the_same_mate() {
     let root = pos(MATES_IN_TWO[1]);
     let mut s = searcher();
     s.set_threads(3);
-    let (result, _) = run(&mut s, &root, &[], &depth(7), &SearchOptions::default());
+    let (result, _) = search_root(&mut s, &root, &depth(7));
     assert_eq!(result.score, Score::MatePlies(3));
 }
 
@@ -124,17 +89,11 @@ fn several_threads_find_the_same_mate() {
 fn mated_and_stalemated_roots_have_no_move() {
     let mut s = searcher();
     let mated = pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
-    let (result, infos) = run(&mut s, &mated, &[], &depth(5), &SearchOptions::default());
+    let (result, infos) = search_root(&mut s, &mated, &depth(5));
     assert_eq!((result.best, result.score), (None, Score::MatePlies(0)));
     assert!(infos.is_empty());
     let stalemate = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-    let (result, _) = run(
-        &mut s,
-        &stalemate,
-        &[],
-        &depth(5),
-        &SearchOptions::default(),
-    );
+    let (result, _) = search_root(&mut s, &stalemate, &depth(5));
     assert_eq!((result.best, result.score), (None, Score::Cp(0)));
 }
 
@@ -157,7 +116,7 @@ fn repetition_through_the_game_history_is_a_draw() {
     assert_eq!(with_history.score, Score::Cp(0));
     assert_eq!(p.format_move(with_history.best.unwrap()), "h8g8");
     s.clear();
-    let (without, _) = run(&mut s, &p, &[], &depth(8), &SearchOptions::default());
+    let (without, _) = search_root(&mut s, &p, &depth(8));
     assert!(
         matches!(without.score, Score::Cp(cp) if cp < -300),
         "{:?}",
@@ -243,7 +202,7 @@ fn pvs_of_bench_positions_replay_legally() {
     let mut s = searcher();
     for fen in sente::bench::positions::CHESS {
         let root = pos(fen);
-        let (result, infos) = run(&mut s, &root, &[], &depth(6), &SearchOptions::default());
+        let (result, infos) = search_root(&mut s, &root, &depth(6));
         for info in &infos {
             assert_pv_legal(&root, &info.pv);
         }
@@ -265,13 +224,7 @@ fn searchmoves_restricts_the_root() {
         search_moves: vec![only],
         ..Limits::default()
     };
-    let (result, infos) = run(
-        &mut searcher(),
-        &root,
-        &[],
-        &limits,
-        &SearchOptions::default(),
-    );
+    let (result, infos) = search_root(&mut searcher(), &root, &limits);
     assert_eq!(result.best, Some(only));
     assert!(infos.iter().all(|i| i.pv[0] == only));
 }
@@ -289,7 +242,7 @@ fn movetime_is_respected() {
     for _ in 0..2 {
         let mut s = searcher();
         let started = Instant::now();
-        let (result, _) = run(&mut s, &root, &[], &limits, &SearchOptions::default());
+        let (result, _) = search_root(&mut s, &root, &limits);
         let elapsed = started.elapsed().as_millis();
         assert!(elapsed >= 200, "gave up early: {elapsed} ms");
         assert!(result.best.is_some());
@@ -353,23 +306,15 @@ fn ponder_ignores_the_clock_until_ponderhit() {
         move_time_ms: Some(100),
         ..Limits::default()
     };
-    let mut s = searcher();
-    let started = Instant::now();
-    let result = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            std::thread::sleep(Duration::from_millis(400));
-            control.pondering.store(false, Ordering::Relaxed);
-        });
-        s.search(
-            &root,
-            &[],
-            &limits,
-            &SearchOptions::default(),
-            &control,
-            &mut |_| {},
-        )
-    });
-    let elapsed = started.elapsed().as_millis();
+    let (result, elapsed) = search_changed_after(
+        &mut searcher(),
+        &root,
+        &limits,
+        &control,
+        Duration::from_millis(400),
+        |control| control.pondering.store(false, Ordering::Relaxed),
+    );
+    let elapsed = elapsed.as_millis();
     assert!((400..700).contains(&elapsed), "{elapsed} ms");
     assert!(result.best.is_some());
 }
@@ -384,22 +329,15 @@ fn stop_during_a_deep_search_still_gives_a_legal_move() {
     };
     let mut s = searcher();
     s.set_threads(2);
-    let started = Instant::now();
-    let result = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            std::thread::sleep(Duration::from_millis(200));
-            control.stop.store(true, Ordering::Relaxed);
-        });
-        s.search(
-            &root,
-            &[],
-            &limits,
-            &SearchOptions::default(),
-            &control,
-            &mut |_| {},
-        )
-    });
-    assert!(started.elapsed() < Duration::from_millis(400));
+    let (result, elapsed) = search_changed_after(
+        &mut s,
+        &root,
+        &limits,
+        &control,
+        Duration::from_millis(200),
+        |control| control.stop.store(true, Ordering::Relaxed),
+    );
+    assert!(elapsed < Duration::from_millis(400));
     assert!(result.best.is_some_and(|m| root.is_legal_move(m)));
 }
 
@@ -407,13 +345,7 @@ fn stop_during_a_deep_search_still_gives_a_legal_move() {
 fn hash_fills_during_search_and_clears() {
     let mut s = searcher();
     s.set_hash_mb(1);
-    let (_, infos) = run(
-        &mut s,
-        &Position::startpos(),
-        &[],
-        &depth(9),
-        &SearchOptions::default(),
-    );
+    let (_, infos) = search_root(&mut s, &Position::startpos(), &depth(9));
     assert!(infos.last().unwrap().hashfull > 0);
     assert!(s.hashfull() > 0);
     s.clear();
@@ -435,13 +367,7 @@ fn wdl_is_reported_when_asked() {
     );
     let wdl = infos.last().unwrap().wdl.expect("wdl requested");
     assert_eq!(wdl.win + wdl.draw + wdl.loss, 1000);
-    let (_, plain) = run(
-        &mut searcher(),
-        &Position::startpos(),
-        &[],
-        &depth(4),
-        &SearchOptions::default(),
-    );
+    let (_, plain) = search_root(&mut searcher(), &Position::startpos(), &depth(4));
     assert!(plain.iter().all(|i| i.wdl.is_none()));
 }
 
@@ -452,13 +378,7 @@ fn go_mate_stops_once_the_mate_is_found() {
         mate_in: Some(2),
         ..Limits::default()
     };
-    let (result, _) = run(
-        &mut searcher(),
-        &root,
-        &[],
-        &limits,
-        &SearchOptions::default(),
-    );
+    let (result, _) = search_root(&mut searcher(), &root, &limits);
     assert_eq!(result.score, Score::MatePlies(3));
     assert!(result.depth < 10, "stopped at depth {}", result.depth);
 }

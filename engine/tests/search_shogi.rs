@@ -1,63 +1,17 @@
 //! The search on shogi positions: drop mates, the entering-king declaration, byoyomi time
 //! limits, determinism and legal PVs from the built-in bench positions.
 
-use sente::game::{Game, HistoryEntry};
+mod search_support;
+
+use search_support::{assert_pv_legal, depth, search_root as run};
+use sente::game::Game;
 use sente::movelist::MoveList;
-use sente::search::{
-    Clock, Limits, Score, SearchControl, SearchEvent, SearchFeatures, SearchInfo, SearchOptions,
-    SearchResult, Searcher,
-};
+use sente::search::{Clock, Limits, Score, SearchFeatures, Searcher};
 use sente::shogi::{ClassicalEval, EnteringKingRule, Position, ShogiRules};
 use std::time::Instant;
 
-type ShogiMove = <Position as Game>::Move;
-
 fn pos(sfen: &str) -> Position {
     Position::from_text(sfen).expect("valid SFEN")
-}
-
-fn run(
-    s: &mut Searcher<Position, ClassicalEval>,
-    p: &Position,
-    limits: &Limits<ShogiMove>,
-) -> (SearchResult<ShogiMove>, Vec<SearchInfo<ShogiMove>>) {
-    let mut infos = Vec::new();
-    let result = s.search(
-        p,
-        &[],
-        limits,
-        &SearchOptions::default(),
-        &SearchControl::default(),
-        &mut |e| {
-            if let SearchEvent::Pv(info) = e {
-                infos.push(info);
-            }
-        },
-    );
-    (result, infos)
-}
-
-fn depth(d: u32) -> Limits<ShogiMove> {
-    Limits {
-        depth: Some(d),
-        ..Limits::default()
-    }
-}
-
-fn assert_pv_legal(root: &Position, pv: &[ShogiMove]) {
-    let mut p = *root;
-    let mut moves = <Position as Game>::Moves::default();
-    let mut history = Vec::new();
-    for &m in pv {
-        p.generate_legal(&mut moves);
-        assert!(!moves.is_empty(), "PV runs past the end");
-        assert!(p.is_legal_move(m), "illegal PV move in {}", root.to_text());
-        history.push(HistoryEntry {
-            hash: p.hash(),
-            in_check: p.in_check(),
-        });
-        p.make_move(m);
-    }
 }
 
 #[test]

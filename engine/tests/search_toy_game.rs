@@ -5,11 +5,12 @@
 #[path = "search_support/tictactoe.rs"]
 mod tictactoe;
 
+mod search_support;
+
+use search_support::{assert_pv_legal, depth, search_changed_after, search_events};
 use sente::game::{Game, GameMove, HistoryEntry};
 use sente::movelist::{ArrayMoveList, MoveList};
-use sente::search::{
-    Limits, Score, SearchControl, SearchEvent, SearchOptions, SearchResult, Searcher,
-};
+use sente::search::{Limits, Score, SearchControl, SearchEvent, SearchOptions, Searcher};
 use std::sync::atomic::Ordering;
 use tictactoe::{all_positions, solve, Cell, LinesEval, TicTacToe};
 
@@ -17,41 +18,6 @@ fn expected_score(pos: &TicTacToe) -> Score {
     match solve(pos) {
         Some(n) => Score::MatePlies(n),
         None => Score::Cp(0),
-    }
-}
-
-fn search_with(
-    searcher: &mut Searcher<TicTacToe, LinesEval>,
-    pos: &TicTacToe,
-    limits: &Limits<Cell>,
-    options: &SearchOptions,
-) -> (SearchResult<Cell>, Vec<SearchEvent<Cell>>) {
-    let mut events = Vec::new();
-    let control = SearchControl::default();
-    let result = searcher.search(pos, &[], limits, options, &control, &mut |e| events.push(e));
-    (result, events)
-}
-
-fn depth(d: u32) -> Limits<Cell> {
-    Limits {
-        depth: Some(d),
-        ..Limits::default()
-    }
-}
-
-/// Replays a PV: every move legal, none played after the game ended.
-fn assert_pv_legal(root: &TicTacToe, pv: &[Cell]) {
-    let mut pos = *root;
-    let mut moves = ArrayMoveList::<Cell, 9>::default();
-    for &m in pv {
-        pos.generate_legal(&mut moves);
-        assert!(
-            !moves.is_empty(),
-            "PV {pv:?} runs past the end from {}",
-            root.to_text()
-        );
-        assert!(pos.is_legal_move(m), "illegal PV move {m:?} in {pv:?}");
-        pos.make_move(m);
     }
 }
 
@@ -67,7 +33,7 @@ fn every_position_gets_its_exact_value_and_mate_distance() {
             continue;
         }
         searcher.clear();
-        let (result, events) = search_with(&mut searcher, &pos, &depth(60), &options);
+        let (result, events) = search_events(&mut searcher, &pos, &[], &depth(60), &options);
         assert_eq!(
             result.score,
             expected_score(&pos),
@@ -114,7 +80,7 @@ fn same_values_with_a_warm_table_between_searches() {
     let mut searcher = Searcher::new(LinesEval::default());
     let options = SearchOptions::default();
     for pos in all_positions().into_iter().step_by(7) {
-        let (result, _) = search_with(&mut searcher, &pos, &depth(60), &options);
+        let (result, _) = search_events(&mut searcher, &pos, &[], &depth(60), &options);
         if result.best.is_some() {
             assert_eq!(result.score, expected_score(&pos), "{}", pos.to_text());
         }
@@ -125,12 +91,24 @@ fn same_values_with_a_warm_table_between_searches() {
 fn finished_root_has_no_move() {
     let mut searcher = Searcher::new(LinesEval::default());
     let won = TicTacToe::from_text("xxxoo....").unwrap();
-    let (result, events) = search_with(&mut searcher, &won, &depth(5), &SearchOptions::default());
+    let (result, events) = search_events(
+        &mut searcher,
+        &won,
+        &[],
+        &depth(5),
+        &SearchOptions::default(),
+    );
     assert_eq!(result.best, None);
     assert_eq!(result.score, Score::MatePlies(0));
     assert!(events.is_empty());
     let full = TicTacToe::from_text("xoxxoooxx").unwrap();
-    let (result, _) = search_with(&mut searcher, &full, &depth(5), &SearchOptions::default());
+    let (result, _) = search_events(
+        &mut searcher,
+        &full,
+        &[],
+        &depth(5),
+        &SearchOptions::default(),
+    );
     assert_eq!((result.best, result.score), (None, Score::Cp(0)));
 }
 
@@ -143,7 +121,7 @@ fn multipv_lines_are_ordered_and_exact() {
         ..SearchOptions::default()
     };
     let mut searcher = Searcher::new(LinesEval::default());
-    let (result, events) = search_with(&mut searcher, &pos, &depth(60), &options);
+    let (result, events) = search_events(&mut searcher, &pos, &[], &depth(60), &options);
     assert_eq!(result.best, Some(Cell(3)));
     assert_eq!(result.score, Score::MatePlies(1));
     let final_depth = events
@@ -193,7 +171,7 @@ fn searchmoves_restricts_the_root() {
         ..Limits::default()
     };
     let mut searcher = Searcher::new(LinesEval::default());
-    let (result, _) = search_with(&mut searcher, &pos, &limits, &SearchOptions::default());
+    let (result, _) = search_events(&mut searcher, &pos, &[], &limits, &SearchOptions::default());
     assert_eq!(result.best, Some(Cell(9)));
     // After 9, O completes 4-5-6 at once.
     assert_eq!(result.score, Score::MatePlies(-2));
@@ -208,7 +186,8 @@ fn one_thread_with_a_node_limit_is_deterministic() {
     };
     let run = || {
         let mut searcher = Searcher::new(LinesEval::default());
-        let (result, events) = search_with(&mut searcher, &pos, &limits, &SearchOptions::default());
+        let (result, events) =
+            search_events(&mut searcher, &pos, &[], &limits, &SearchOptions::default());
         (result, events.len())
     };
     let first = run();
@@ -236,7 +215,13 @@ fn several_threads_agree_on_exact_values() {
             Err(_) => continue,
         };
         searcher.clear();
-        let (result, _) = search_with(&mut searcher, &pos, &depth(40), &SearchOptions::default());
+        let (result, _) = search_events(
+            &mut searcher,
+            &pos,
+            &[],
+            &depth(40),
+            &SearchOptions::default(),
+        );
         assert_eq!(result.score, expected_score(&pos), "{text}");
     }
 }
@@ -249,23 +234,15 @@ fn stop_ends_an_infinite_search_with_a_move() {
         infinite: true,
         ..Limits::default()
     };
-    let mut searcher = Searcher::new(LinesEval::default());
-    let started = std::time::Instant::now();
-    let result = std::thread::scope(|s| {
-        s.spawn(|| {
-            std::thread::sleep(std::time::Duration::from_millis(100));
-            control.stop.store(true, Ordering::Relaxed);
-        });
-        searcher.search(
-            &pos,
-            &[],
-            &limits,
-            &SearchOptions::default(),
-            &control,
-            &mut |_| {},
-        )
-    });
-    let elapsed = started.elapsed().as_millis();
+    let (result, elapsed) = search_changed_after(
+        &mut Searcher::new(LinesEval::default()),
+        &pos,
+        &limits,
+        &control,
+        std::time::Duration::from_millis(100),
+        |control| control.stop.store(true, Ordering::Relaxed),
+    );
+    let elapsed = elapsed.as_millis();
     assert!((100..1000).contains(&elapsed), "{elapsed} ms");
     assert!(result.best.is_some_and(|m| pos.is_legal_move(m)));
 }
@@ -274,7 +251,13 @@ fn stop_ends_an_infinite_search_with_a_move() {
 fn pv_events_come_once_per_completed_depth() {
     let pos = TicTacToe::from_text("x...o....").unwrap();
     let mut searcher = Searcher::new(LinesEval::default());
-    let (result, events) = search_with(&mut searcher, &pos, &depth(6), &SearchOptions::default());
+    let (result, events) = search_events(
+        &mut searcher,
+        &pos,
+        &[],
+        &depth(6),
+        &SearchOptions::default(),
+    );
     let depths: Vec<u32> = events
         .iter()
         .map(|e| match e {
@@ -319,9 +302,9 @@ fn limited_strength_still_plays_legal_moves_deterministically() {
         ..SearchOptions::default()
     };
     let mut searcher = Searcher::new(LinesEval::default());
-    let (a, _) = search_with(&mut searcher, &pos, &Limits::default(), &options);
+    let (a, _) = search_events(&mut searcher, &pos, &[], &Limits::default(), &options);
     searcher.clear();
-    let (b, _) = search_with(&mut searcher, &pos, &Limits::default(), &options);
+    let (b, _) = search_events(&mut searcher, &pos, &[], &Limits::default(), &options);
     assert_eq!(a.best, b.best);
     assert!(a.best.is_some_and(|m| pos.is_legal_move(m)));
     assert!(a.nodes <= 64 * 4 + 64, "node cap applies: {}", a.nodes);

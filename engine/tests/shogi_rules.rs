@@ -2,6 +2,9 @@
 //! declarations, sennichite with perpetual check, the game-length limit, mate in one, SEE,
 //! notation examples and every class of malformed SFEN.
 
+mod nnue_support;
+
+use nnue_support::flip_shogi_sfen;
 use sente::game::{EndReason, Game, GameResult, HistoryEntry, MoveParseError, Outcome, Side};
 use sente::movelist::MoveList;
 use sente::shogi::{EnteringKingRule, Position, SfenError, ShogiMoves, ShogiRules};
@@ -184,68 +187,6 @@ fn entering(hand: &str) -> String {
     format!("+R+B+P+P+P+P+P+P+P/4K4/+P+P+P6/9/9/9/9/9/8k b {hand} 1")
 }
 
-/// The same position with colours and board rotated, White to move.
-fn mirror(sfen: &str) -> String {
-    let f: Vec<&str> = sfen.split_whitespace().collect();
-    let mut ranks = Vec::new();
-    for rank in f[0].split('/') {
-        let mut cells = Vec::new();
-        let mut chars = rank.chars();
-        while let Some(c) = chars.next() {
-            if let Some(d) = c.to_digit(10) {
-                cells.extend((0..d).map(|_| String::new()));
-            } else if c == '+' {
-                cells.push(format!("+{}", chars.next().unwrap()));
-            } else {
-                cells.push(c.to_string());
-            }
-        }
-        cells.reverse();
-        ranks.push(cells);
-    }
-    ranks.reverse();
-    let swap = |s: &str| {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect::<String>()
-    };
-    let board: Vec<String> = ranks
-        .iter()
-        .map(|cells| {
-            let mut out = String::new();
-            let mut empty = 0;
-            for c in cells {
-                if c.is_empty() {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        out += &empty.to_string();
-                        empty = 0;
-                    }
-                    out += &swap(c);
-                }
-            }
-            if empty > 0 {
-                out += &empty.to_string();
-            }
-            out
-        })
-        .collect();
-    let side = if f[1] == "b" { "w" } else { "b" };
-    let hand = if f[2] == "-" {
-        "-".to_string()
-    } else {
-        swap(f[2])
-    };
-    format!("{} {side} {hand} 1", board.join("/"))
-}
-
 fn with_rule(sfen: &str, rule: EnteringKingRule) -> Position {
     let mut p = pos(sfen);
     p.set_rules(ShogiRules {
@@ -265,7 +206,7 @@ fn entering_king_27_point_rule_for_both_colours() {
     assert_eq!(p.declaration_count().pieces_in_camp, 12);
     assert!(!p.can_declare_win());
     // ... enough for White (needs 27).
-    let w = with_rule(&mirror(&black27), Points27);
+    let w = with_rule(&flip_shogi_sfen(&black27), Points27);
     assert_eq!(w.side_to_move(), Side::Second);
     assert_eq!(w.declaration_count().points, 27);
     assert!(w.can_declare_win());
@@ -298,7 +239,7 @@ fn entering_king_24_point_rule_for_both_colours() {
         let sfen = entering(hand);
         for p in [
             with_rule(&sfen, Points24),
-            with_rule(&mirror(&sfen), Points24),
+            with_rule(&flip_shogi_sfen(&sfen), Points24),
         ] {
             assert_eq!(p.declaration_count().points, points, "{}", p.to_text());
             assert_eq!(p.declaration_result(), result, "{}", p.to_text());
@@ -473,13 +414,7 @@ fn max_plies_limit_draws_but_a_final_mate_counts() {
     });
     assert!(is_mated(&mated));
     assert_eq!(mated.rule_outcome(&[], false), None);
-    assert_eq!(
-        mated.no_moves_outcome(),
-        Outcome {
-            result: GameResult::Loss,
-            reason: EndReason::Checkmate
-        }
-    );
+    assert_eq!(mated.no_moves_outcome(), Outcome::CHECKMATED);
     // The same ply without mate is a draw.
     let mut quiet = pos("8k/9/8S/9/9/9/9/9/K8 w - 10");
     quiet.set_rules(ShogiRules {
@@ -872,4 +807,25 @@ fn the_attacker_may_have_no_king() {
     let pos = Position::from_sfen("4k4/9/4r4/9/4G4/9/9/9/9 b - 1").unwrap();
     assert!(pos.is_legal_move(pos.parse_move("5e4e").unwrap()));
     assert!(!pos.in_check());
+}
+
+/// xboard's `white` / `black`: the same board, hands, move number and rules with the other side
+/// to move, unless that would leave the side not to move in check.
+#[test]
+fn side_switch_keeps_board_hands_and_rules() {
+    let mut white = pos("lnsgkgsnl/1r5b1/pppppppp1/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w p 2");
+    white.set_rules(ShogiRules {
+        entering_king: EnteringKingRule::Points24,
+        max_plies: 300,
+    });
+    let black = white.with_side_to_move(Side::First).unwrap();
+    assert_eq!(
+        black.to_text(),
+        "lnsgkgsnl/1r5b1/pppppppp1/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b p 2"
+    );
+    assert_eq!(black.rules(), white.rules());
+    assert_eq!(black.with_side_to_move(Side::Second).unwrap(), white);
+    // White's king on 5a is in check from the rook on 5b: Black cannot be to move.
+    let checked = pos("4k4/4R4/9/9/9/9/9/9/4K4 w - 1");
+    assert!(checked.with_side_to_move(Side::First).is_none());
 }

@@ -50,11 +50,8 @@ const fn by_rank_and_file(ranks: [i32; 8], files: [i32; 8]) -> [i32; 64] {
     t
 }
 
-const fn pawn_mg() -> [i32; 64] {
-    let mut t = by_rank_and_file([0, 0, 3, 10, 20, 35, 60, 0], [0, 0, 5, 10, 10, 5, 0, 0]);
-    // Unmoved centre pawns block the bishops; first and last ranks never hold pawns.
-    t[11] -= 20;
-    t[12] -= 20;
+/// A pawn table with its first and last ranks zeroed: pawns never stand there.
+const fn without_back_ranks(mut t: [i32; 64]) -> [i32; 64] {
     let mut f = 0;
     while f < 8 {
         t[f] = 0;
@@ -64,15 +61,16 @@ const fn pawn_mg() -> [i32; 64] {
     t
 }
 
+const fn pawn_mg() -> [i32; 64] {
+    let mut t = by_rank_and_file([0, 0, 3, 10, 20, 35, 60, 0], [0, 0, 5, 10, 10, 5, 0, 0]);
+    // Unmoved centre pawns block the bishops.
+    t[11] -= 20;
+    t[12] -= 20;
+    without_back_ranks(t)
+}
+
 const fn pawn_eg() -> [i32; 64] {
-    let mut t = by_rank_and_file([0, 0, 5, 15, 30, 55, 100, 0], [0; 8]);
-    let mut f = 0;
-    while f < 8 {
-        t[f] = 0;
-        t[56 + f] = 0;
-        f += 1;
-    }
-    t
+    without_back_ranks(by_rank_and_file([0, 0, 5, 15, 30, 55, 100, 0], [0; 8]))
 }
 
 const fn king_mg() -> [i32; 64] {

@@ -287,7 +287,8 @@ pub fn write_fen(pos: &Position) -> String {
                 let outer = if queen_side {
                     own_rooks & (bb(rook) - 1)
                 } else {
-                    own_rooks & !((bb(rook) << 1) - 1)
+                    // The squares above the rook; `(bb << 1) - 1` would overflow for h8.
+                    own_rooks & !(bb(rook) | (bb(rook) - 1))
                 };
                 let c = if pos.chess960 || outer != 0 {
                     (b'a' + file_of(rook)) as char

@@ -15,15 +15,9 @@ impl Position {
     /// The outcome when the side to move has no legal move.
     pub fn no_moves_outcome_impl(&self) -> Outcome {
         if self.checkers != 0 {
-            Outcome {
-                result: GameResult::Loss,
-                reason: EndReason::Checkmate,
-            }
+            Outcome::CHECKMATED
         } else {
-            Outcome {
-                result: GameResult::Draw,
-                reason: EndReason::Stalemate,
-            }
+            Outcome::STALEMATE
         }
     }
 
@@ -139,13 +133,7 @@ mod tests {
         );
         // Black is mated with the clock at 100: the mate stands.
         let mated = pos("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80");
-        assert_eq!(
-            mated.rule_outcome(&[], false),
-            Some(Outcome {
-                result: GameResult::Loss,
-                reason: EndReason::Checkmate
-            })
-        );
+        assert_eq!(mated.rule_outcome(&[], false), Some(Outcome::CHECKMATED));
     }
 
     #[test]

@@ -337,7 +337,7 @@ mod tests {
 
     fn random_row(rng: &mut Xoshiro256PlusPlus, n: usize, range: i16) -> Vec<i16> {
         (0..n)
-            .map(|_| (rng.next_u32() % (2 * range as u32 + 1)) as i16 - range)
+            .map(|_| ((rng.next_u32() % (2 * range as u32 + 1)) as i32 - i32::from(range)) as i16)
             .collect()
     }
 

@@ -1,12 +1,14 @@
 //! What the protocol layer needs of a search engine, so that the controller can run any of them
-//! (the real `Searcher`, or a scripted one in tests) on its search thread.
+//! (the real `Searcher` with the game's evaluator, or a scripted one in tests) on its job thread.
 
-use crate::eval::Evaluator;
 use crate::game::{Game, HistoryEntry};
+use crate::nnue::{EvalChoice, GameEval, NnueGame};
 use crate::search::{Limits, SearchControl, SearchEvent, SearchOptions, SearchResult, Searcher};
 
-/// A search engine for game `G` that the controller drives from its search thread.
+/// A search engine for game `G` that the controller drives from its job thread.
 pub trait SearchBackend<G: Game>: Send + 'static {
+    /// A fresh engine: 16 MB table, one thread, the game's default evaluator.
+    fn fresh() -> Self;
     /// Blocking search; see `Searcher::search`.
     fn search(
         &mut self,
@@ -22,12 +24,20 @@ pub trait SearchBackend<G: Game>: Send + 'static {
     /// Sets the thread count; on failure fewer threads are used and the error says how many.
     fn set_threads(&mut self, threads: usize) -> Result<(), String>;
     fn clear(&mut self);
+    /// Switches to the evaluator `EvalFile` names (`EvalChoice::from_name`: a net file,
+    /// `classical`, or the default evaluation when empty). Returns a description of the
+    /// evaluation in use, or the error (the previous evaluator stays).
+    fn load_evaluator(&mut self, eval_file: &str) -> Result<String, String>;
 }
 
-impl<G: Game, E: Evaluator<G> + 'static> SearchBackend<G> for Searcher<G, E>
+impl<G: NnueGame> SearchBackend<G> for Searcher<G, GameEval<G>>
 where
-    Searcher<G, E>: Send,
+    Searcher<G, GameEval<G>>: Send,
 {
+    fn fresh() -> Self {
+        Searcher::new(GameEval::default())
+    }
+
     fn search(
         &mut self,
         root: &G,
@@ -50,5 +60,13 @@ where
 
     fn clear(&mut self) {
         Searcher::clear(self);
+    }
+
+    fn load_evaluator(&mut self, eval_file: &str) -> Result<String, String> {
+        let eval =
+            GameEval::<G>::select(EvalChoice::from_name(eval_file)).map_err(|e| e.to_string())?;
+        let description = eval.describe();
+        self.set_evaluator(eval);
+        Ok(description)
     }
 }

@@ -1,23 +1,24 @@
 //! The CECP (xboard/WinBoard, protocol 1 and 2) session: force/playing/analyze modes, clocks,
 //! ping, edit mode, results by rule. Plays chess (`normal`, `fischerandom`) and shogi
 //! (`variant shogi`, xboard's shogi notation); `CecpDriver` switches between the two games and
-//! carries the game-independent state across.
+//! carries the game-independent state across. Options, the evaluator, the controller and the
+//! game on the board are the `SessionCore` it shares with the UCI/USI session.
 
 use super::cecp_clock::{centiseconds_to_ms, parse_level, seconds_to_ms, CecpClock, Timing};
-use super::controller::{Controller, Finished, Reporter, SearchRequest};
-use super::games::EditBoard;
+use super::controller::{Answer, Finished, Job, Reporter, SearchRequest};
 use super::input::{rest_after, tokens, Event};
+use super::move_history::{has_legal_move, legal_moves, MoveHistory};
 use super::options::{cecp_declaration, EngineSettings, OptionEffect, OptionTable};
 use super::output::Output;
-use super::record::{has_legal_move, legal_moves, GameRecord};
-use super::uci::{pv_text, ENGINE_NAME};
-use super::{Flow, Protocol, ProtocolGame};
-use crate::game::{EndReason, GameResult, Outcome, Side};
+use super::session_core::{pv_text, SessionBase, SessionCore, Voice};
+use super::{Flow, Protocol, ProtocolGame, ENGINE_NAME};
+use crate::chess::EditBoard;
+use crate::game::{EndReason, GameKind, GameResult, Outcome, Side};
 use crate::search::{Score, SearchEvent};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
-/// The variants the engine declares.
+/// The variants the engine declares (`feature variants`), by xboard's names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Variant {
     Normal,
@@ -26,21 +27,32 @@ enum Variant {
 }
 
 impl Variant {
+    const ALL: [Variant; 3] = [Variant::Normal, Variant::FischerRandom, Variant::Shogi];
+
+    /// xboard's name of the variant; its shogi is named as the engine names the game.
+    fn name(self) -> &'static str {
+        match self {
+            Variant::Normal => "normal",
+            Variant::FischerRandom => "fischerandom",
+            Variant::Shogi => GameKind::Shogi.name(),
+        }
+    }
+
     fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "normal" => Some(Variant::Normal),
-            "fischerandom" => Some(Variant::FischerRandom),
-            "shogi" => Some(Variant::Shogi),
-            _ => None,
+        Variant::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// The game the variant is played with.
+    fn game(self) -> GameKind {
+        match self {
+            Variant::Normal | Variant::FischerRandom => GameKind::Chess,
+            Variant::Shogi => GameKind::Shogi,
         }
     }
 }
 
-/// Game-independent state that survives a variant switch.
-struct Common {
-    out: Output,
-    events: Sender<Event>,
-    settings: EngineSettings,
+/// CECP state that survives a variant switch, besides the `SessionBase`.
+struct CecpState {
     clock: CecpClock,
     /// Thinking output on (`post`).
     post: bool,
@@ -80,9 +92,8 @@ struct EditState {
 
 /// A CECP session playing game `G`.
 struct CecpSession<G: ProtocolGame> {
-    common: Common,
-    record: GameRecord<G>,
-    controller: Controller<G, G::Backend>,
+    core: SessionCore<G>,
+    state: CecpState,
     search: Option<SearchKind>,
     /// After an impossible `setboard`/edit: every move is answered as illegal.
     illegal_position: bool,
@@ -94,20 +105,13 @@ struct CecpSession<G: ProtocolGame> {
     last_score: Option<Score>,
     stats: Arc<Mutex<Stats>>,
     deferred_pongs: Vec<String>,
-    /// The `EvalFile` value the backend's evaluator was last set from.
-    loaded_eval_file: String,
 }
 
 impl<G: ProtocolGame> CecpSession<G> {
-    fn new(common: Common) -> Self {
-        let mut controller = Controller::new(G::new_backend(), common.events.clone());
-        controller.configure(common.settings.hash_mb, common.settings.threads);
-        let mut start = G::startpos();
-        start.apply_rules(&common.settings.rules);
+    fn new(base: SessionBase, state: CecpState) -> Self {
         Self {
-            common,
-            record: GameRecord::new(start),
-            controller,
+            core: SessionCore::new(base),
+            state,
             search: None,
             illegal_position: false,
             game_over: false,
@@ -117,48 +121,31 @@ impl<G: ProtocolGame> CecpSession<G> {
             last_score: None,
             stats: Arc::new(Mutex::new(Stats::default())),
             deferred_pongs: Vec::new(),
-            loaded_eval_file: String::new(),
         }
     }
 
-    fn into_common(mut self) -> Common {
+    /// Ends this game's session, giving back what the next game's session keeps.
+    fn into_parts(mut self) -> (SessionBase, CecpState) {
         self.abort_search();
-        // `Common` moves out; the controller stops its (already stopped) thread on drop.
-        let events = self.common.events.clone();
-        std::mem::replace(
-            &mut self.common,
-            Common {
-                out: Output::new(Box::new(std::io::sink())),
-                events,
-                settings: EngineSettings::default(),
-                clock: CecpClock::default(),
-                post: false,
-                ponder: false,
-                engine_side: None,
-                analyzing: false,
-                paused: false,
-            },
-        )
+        (self.core.into_base(), self.state)
     }
 
     fn out(&self, text: &str) {
-        self.common.out.line(text);
+        self.core.out.line(text);
     }
 
     fn error(&self, kind: &str, command: &str) {
         self.out(&format!("Error ({kind}): {}", command.trim()));
     }
 
-    fn comment(&self, text: &str) {
-        self.out(&format!("# {text}"));
-    }
-
     fn features(&self) {
+        let variants: Vec<&str> = Variant::ALL.into_iter().map(Variant::name).collect();
+        let variants = variants.join(",");
         self.out("feature done=0");
         self.out(&format!(
             "feature ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 \
              analyze=1 colors=0 name=1 memory=1 smp=1 playother=1 nps=1 debug=1 pause=1 san=0 \
-             exclude=1 ics=1 variants=\"normal,fischerandom,shogi\" myname=\"{ENGINE_NAME}\""
+             exclude=1 ics=1 variants=\"{variants}\" myname=\"{ENGINE_NAME}\""
         ));
         for def in OptionTable::CECP.declared() {
             self.out(&cecp_declaration(def));
@@ -168,30 +155,24 @@ impl<G: ProtocolGame> CecpSession<G> {
 
     fn reset_board(&mut self, start: G) {
         self.abort_search();
-        self.record = GameRecord::new(start);
+        self.core.history = MoveHistory::new(start);
         self.illegal_position = false;
         self.game_over = false;
         self.excluded.clear();
         self.hint = None;
     }
 
-    fn startpos(&self) -> G {
-        let mut start = G::startpos();
-        start.apply_rules(&self.common.settings.rules);
-        start
-    }
-
     fn new_game(&mut self) {
         self.abort_search();
-        self.common.settings.rules.chess960 = false;
-        let start = self.startpos();
+        self.core.settings.rules.chess960 = false;
+        let start = self.core.start_position();
         self.reset_board(start);
-        self.common.engine_side = Some(Side::Second);
-        self.common.clock.reset_for_new_game();
-        self.common.paused = false;
+        self.state.engine_side = Some(Side::Second);
+        self.state.clock.reset_for_new_game();
+        self.state.paused = false;
         self.last_score = None;
-        self.controller.clear();
-        self.prepare_backend();
+        self.core.controller.clear();
+        self.core.prepare_backend();
         self.restart_background();
     }
 
@@ -199,7 +180,7 @@ impl<G: ProtocolGame> CecpSession<G> {
 
     /// Stops the running search and discards its answer (force, new, undo, ...).
     fn abort_search(&mut self) {
-        let _ = self.controller.stop();
+        let _ = self.core.controller.stop();
         self.search = None;
         self.flush_pongs();
     }
@@ -213,57 +194,38 @@ impl<G: ProtocolGame> CecpSession<G> {
     /// Starts whatever the current mode asks for when nothing runs: analysis, the engine's
     /// move, or pondering.
     fn restart_background(&mut self) {
-        if self.search.is_some() || self.common.paused || self.illegal_position {
+        if self.search.is_some() || self.state.paused || self.illegal_position {
             return;
         }
-        let pos = self.record.current();
+        let pos = self.core.history.current();
         if !has_legal_move(pos) {
             return;
         }
-        if self.common.analyzing {
+        if self.state.analyzing {
             self.start_search(SearchKind::Analyze);
         } else if self.game_over {
             // Nothing to play for.
-        } else if self.common.engine_side == Some(pos.side_to_move()) {
+        } else if self.state.engine_side == Some(pos.side_to_move()) {
             self.start_search(SearchKind::Think);
-        } else if self.common.engine_side.is_some() && self.common.ponder {
+        } else if self.state.engine_side.is_some() && self.state.ponder {
             self.start_search(SearchKind::Ponder);
         }
     }
 
-    /// Loads the evaluator `EvalFile` asks for, if it changed and no search runs.
-    fn sync_evaluator(&mut self) {
-        let wanted = self.common.settings.eval_file.clone();
-        if wanted == self.loaded_eval_file {
-            return;
-        }
-        let Some(result) = self
-            .controller
-            .with_idle_backend(|backend| G::load_evaluator(backend, &wanted))
-        else {
-            return;
-        };
-        match result {
-            Ok(description) => self.comment(&format!("using {description}")),
-            Err(error) => self.out(&format!("telluser EvalFile: {error}; evaluation unchanged")),
-        }
-        self.loaded_eval_file = wanted;
-    }
-
     fn start_search(&mut self, kind: SearchKind) {
-        self.sync_evaluator();
-        self.prepare_backend();
-        let root = self.record.current().clone();
+        self.core.sync_evaluator();
+        self.core.prepare_backend();
+        let root = self.core.history.current().clone();
         let mut limits = match kind {
             SearchKind::Think => {
                 let side = root.side_to_move();
-                let made = self
-                    .record
+                let history = &self.core.history;
+                let made = history
                     .moves()
                     .len()
-                    .saturating_sub(usize::from(self.record.start().side_to_move() != side))
+                    .saturating_sub(usize::from(history.start().side_to_move() != side))
                     .div_ceil(2);
-                self.common.clock.limits(side, made as u32)
+                self.state.clock.limits(side, made as u32)
             }
             SearchKind::Ponder | SearchKind::Analyze => crate::search::Limits {
                 infinite: true,
@@ -283,19 +245,19 @@ impl<G: ProtocolGame> CecpSession<G> {
             *stats = Stats::default();
         }
         let request = SearchRequest {
-            history: self.record.history().to_vec(),
+            history: self.core.history.history().to_vec(),
             limits,
-            options: self.common.settings.search_options(),
+            options: self.core.settings.search_options(),
             ponder: kind == SearchKind::Ponder,
             reporter: thinking_reporter(
-                self.common.out.clone(),
+                self.core.out.clone(),
                 root.clone(),
-                self.common.post,
+                self.state.post,
                 Arc::clone(&self.stats),
             ),
             root,
         };
-        let _ = self.controller.start(request);
+        let _ = self.core.controller.start(Job::Search(Box::new(request)));
         self.search = Some(kind);
     }
 
@@ -311,7 +273,7 @@ impl<G: ProtocolGame> CecpSession<G> {
 
     fn play_engine_move(&mut self, finished: Finished<G>) {
         let root = finished.root;
-        if root.hash() != self.record.current().hash() {
+        if root.hash() != self.core.history.current().hash() {
             return; // the position changed under the search
         }
         let best = finished
@@ -324,7 +286,7 @@ impl<G: ProtocolGame> CecpSession<G> {
             return;
         };
         let text = root.format_move_cecp(best);
-        let mut after = self.record.clone();
+        let mut after = self.core.history.clone();
         after.push(best);
         let ends_in_draw = matches!(
             after.outcome(),
@@ -336,10 +298,10 @@ impl<G: ProtocolGame> CecpSession<G> {
         if ends_in_draw {
             self.out("offer draw");
         }
-        self.record = after;
+        self.core.history = after;
         self.excluded.clear();
         self.hint = finished.result.ponder.and_then(|p| {
-            let pos = self.record.current();
+            let pos = self.core.history.current();
             pos.is_legal_move(p).then(|| (pos.hash(), p))
         });
         self.out(&format!("move {text}"));
@@ -348,8 +310,8 @@ impl<G: ProtocolGame> CecpSession<G> {
 
     /// Prints `RESULT {reason}` if the game has ended by rule on the board.
     fn announce_result(&mut self) {
-        if let Some(outcome) = self.record.outcome() {
-            let stm = self.record.current().side_to_move();
+        if let Some(outcome) = self.core.history.outcome() {
+            let stm = self.core.history.current().side_to_move();
             self.out(&result_line::<G>(outcome, stm));
             self.game_over = true;
         }
@@ -362,7 +324,7 @@ impl<G: ProtocolGame> CecpSession<G> {
             self.out(&format!("Illegal move: {text}"));
             return;
         }
-        let parsed = self.record.current().parse_move_cecp(text);
+        let parsed = self.core.history.current().parse_move_cecp(text);
         let Ok(m) = parsed else {
             self.out(&format!("Illegal move: {text}"));
             return;
@@ -370,7 +332,7 @@ impl<G: ProtocolGame> CecpSession<G> {
         if self.search.is_some() {
             self.abort_search();
         }
-        self.record.push(m);
+        self.core.history.push(m);
         self.excluded.clear();
         self.announce_result();
         self.restart_background();
@@ -387,7 +349,7 @@ impl<G: ProtocolGame> CecpSession<G> {
 
     fn move_now(&mut self) {
         if self.search == Some(SearchKind::Think) {
-            if let Some(finished) = self.controller.stop() {
+            if let Some(Answer::Search(finished)) = self.core.controller.stop() {
                 self.finished(finished);
             }
         }
@@ -402,7 +364,7 @@ impl<G: ProtocolGame> CecpSession<G> {
                 self.out(&format!("tellusererror Illegal position: {why}"));
             }
             Ok(mut pos) => {
-                pos.apply_rules(&self.common.settings.rules);
+                pos.apply_rules(&self.core.settings.rules);
                 self.reset_board(pos);
                 self.restart_background();
             }
@@ -416,27 +378,27 @@ impl<G: ProtocolGame> CecpSession<G> {
 
     fn set_side(&mut self, side: Side) {
         self.abort_search();
-        if let Some(pos) = self.record.current().with_side_to_move(side) {
+        if let Some(pos) = self.core.history.current().with_side_to_move(side) {
             self.reset_board(pos);
         }
-        self.common.engine_side = Some(side.flip());
+        self.state.engine_side = Some(side.flip());
     }
 
     fn undo(&mut self, count: usize) {
         self.abort_search();
         for _ in 0..count {
-            if !self.record.undo() {
+            if !self.core.history.undo() {
                 break;
             }
         }
-        self.game_over = self.record.outcome().is_some();
+        self.game_over = self.core.history.outcome().is_some();
         self.excluded.clear();
         self.restart_background();
     }
 
     fn hint(&self) {
         if let Some((hash, m)) = self.hint {
-            let pos = self.record.current();
+            let pos = self.core.history.current();
             if pos.hash() == hash && pos.is_legal_move(m) {
                 self.out(&format!("Hint: {}", pos.format_move_cecp(m)));
             }
@@ -444,11 +406,11 @@ impl<G: ProtocolGame> CecpSession<G> {
     }
 
     fn stat01(&self) {
-        if !self.common.analyzing {
+        if !self.state.analyzing {
             return;
         }
         let Ok(stats) = self.stats.lock() else { return };
-        let total = legal_moves(self.record.current()).len();
+        let total = legal_moves(self.core.history.current()).len();
         let left = total.saturating_sub(stats.move_number);
         let mut line = format!(
             "stat01: {} {} {} {left} {total}",
@@ -468,7 +430,7 @@ impl<G: ProtocolGame> CecpSession<G> {
             self.error("missing move", if exclude { "exclude" } else { "include" });
             return;
         };
-        let pos = self.record.current().clone();
+        let pos = self.core.history.current().clone();
         if what == "all" {
             self.excluded = if exclude {
                 legal_moves(&pos)
@@ -501,28 +463,18 @@ impl<G: ProtocolGame> CecpSession<G> {
             Some((n, v)) => (n, Some(v)),
             None => (body, None),
         };
-        match OptionTable::CECP.apply(&mut self.common.settings, name, value) {
-            Ok(OptionEffect::ClearHash) => self.controller.clear(),
+        match self.core.apply_option(OptionTable::CECP, name, value) {
             Ok(OptionEffect::RulesChanged) => {
-                let rules = self.common.settings.rules;
-                let mut pos = self.record.start().clone();
-                pos.apply_rules(&rules);
-                let moves = self.record.moves().to_vec();
-                let mut record = GameRecord::new(pos);
-                for m in moves {
-                    if !record.current().is_legal_move(m) {
-                        break;
-                    }
-                    record.push(m);
-                }
-                self.record = record;
+                let mut start = self.core.history.start().clone();
+                start.apply_rules(&self.core.settings.rules);
+                self.core.history = MoveHistory::replayed(start, self.core.history.moves());
             }
-            Ok(OptionEffect::None) => {}
-            Err(error) => self.comment(&format!("option ignored: {error}")),
+            Ok(OptionEffect::None | OptionEffect::ClearHash) => {}
+            Err(error) => self.core.note(&format!("option ignored: {error}")),
         }
-        self.apply_resources();
+        self.core.prepare_backend();
         if self.search.is_none() {
-            self.sync_evaluator();
+            self.core.sync_evaluator();
         }
     }
 
@@ -530,16 +482,8 @@ impl<G: ProtocolGame> CecpSession<G> {
     /// now (before the next command is read), never on a move's clock. What fails is told to
     /// the user; the previous table stays.
     fn apply_resources(&mut self) {
-        let settings = &self.common.settings;
-        self.controller
-            .configure(settings.hash_mb, settings.threads);
-        self.prepare_backend();
-    }
-
-    fn prepare_backend(&mut self) {
-        for problem in self.controller.prepare() {
-            self.out(&format!("telluser {problem}"));
-        }
+        self.core.configure();
+        self.core.prepare_backend();
     }
 
     fn draw_offered(&self) {
@@ -556,26 +500,12 @@ impl<G: ProtocolGame> CecpSession<G> {
         let Some(edit) = self.edit.as_mut() else {
             return false;
         };
-        let text = line.trim();
-        let mut chars = text.chars();
-        let piece = chars.next();
-        let square = EditBoard::square(chars.as_str());
-        match (text, piece, square) {
-            ("c", _, _) => edit.color_white = !edit.color_white,
-            ("#", _, _) => edit.board = EditBoard::default(),
-            ("", _, _) => {}
-            (_, Some('x' | 'X'), Some((rank, file))) => edit.board.squares[rank][file] = None,
-            (_, Some(p), Some((rank, file))) if "PNBRQK".contains(p.to_ascii_uppercase()) => {
-                let letter = if edit.color_white {
-                    p.to_ascii_uppercase()
-                } else {
-                    p.to_ascii_lowercase()
-                };
-                edit.board.squares[rank][file] = Some(letter);
-            }
-            (".", _, _) => {
-                self.leave_edit();
-            }
+        match line.trim() {
+            "c" => edit.color_white = !edit.color_white,
+            "#" => edit.board = EditBoard::default(),
+            "" => {}
+            "." => self.leave_edit(),
+            piece if edit.board.apply(piece, edit.color_white) => {}
             _ => {
                 self.leave_edit();
                 return false;
@@ -588,15 +518,15 @@ impl<G: ProtocolGame> CecpSession<G> {
         let Some(edit) = self.edit.take() else {
             return;
         };
-        let side = self.record.current().side_to_move();
+        let side = self.core.history.current().side_to_move();
         match G::from_edit_board(&edit.board, side) {
             Some(mut pos) => {
-                pos.apply_rules(&self.common.settings.rules);
+                pos.apply_rules(&self.core.settings.rules);
                 self.reset_board(pos);
                 self.restart_background();
             }
             None => {
-                self.reset_board(self.record.current().clone());
+                self.reset_board(self.core.history.current().clone());
                 self.illegal_position = true;
                 self.out("tellusererror Illegal position");
             }
@@ -606,29 +536,29 @@ impl<G: ProtocolGame> CecpSession<G> {
     fn clock_command(&mut self, command: &str, args: &[&str], line: &str) {
         let result = match command {
             "level" => parse_level(args).map(|level| {
-                self.common.clock.timing = Some(Timing::Level(level));
+                self.state.clock.timing = Some(Timing::Level(level));
             }),
             "st" => one_arg(args).and_then(seconds_to_ms).map(|ms| {
-                self.common.clock.timing = Some(Timing::PerMove { ms });
+                self.state.clock.timing = Some(Timing::PerMove { ms });
             }),
             "sd" => one_arg(args).and_then(|t| {
                 t.parse::<u32>()
-                    .map(|d| self.common.clock.depth = Some(d.max(1)))
+                    .map(|d| self.state.clock.depth = Some(d.max(1)))
                     .map_err(|_| super::cecp_clock::ClockError::BadNumber(t.to_string()))
             }),
             "nps" => one_arg(args).and_then(|t| {
                 t.parse::<f64>()
                     .ok()
                     .filter(|n| n.is_finite() && *n >= 0.0)
-                    .map(|n| self.common.clock.nps = Some(n as u64))
+                    .map(|n| self.state.clock.nps = Some(n as u64))
                     .ok_or_else(|| super::cecp_clock::ClockError::BadNumber(t.to_string()))
             }),
             "time" => one_arg(args)
                 .and_then(centiseconds_to_ms)
-                .map(|ms| self.common.clock.engine_ms = Some(ms)),
+                .map(|ms| self.state.clock.engine_ms = Some(ms)),
             _ => one_arg(args)
                 .and_then(centiseconds_to_ms)
-                .map(|ms| self.common.clock.opponent_ms = Some(ms)),
+                .map(|ms| self.state.clock.opponent_ms = Some(ms)),
         };
         if let Err(error) = result {
             self.error(&format!("bad parameters: {error}"), line);
@@ -652,13 +582,13 @@ impl<G: ProtocolGame> CecpSession<G> {
             "new" => self.new_game(),
             "variant" => match args.first().and_then(|v| Variant::from_name(v)) {
                 Some(Variant::FischerRandom) => {
-                    self.common.settings.rules.chess960 = true;
-                    let start = self.startpos();
+                    self.core.settings.rules.chess960 = true;
+                    let start = self.core.start_position();
                     self.reset_board(start);
                 }
                 Some(Variant::Normal) => {
-                    self.common.settings.rules.chess960 = false;
-                    let start = self.startpos();
+                    self.core.settings.rules.chess960 = false;
+                    let start = self.core.start_position();
                     self.reset_board(start);
                 }
                 Some(Variant::Shogi) => {}
@@ -666,14 +596,14 @@ impl<G: ProtocolGame> CecpSession<G> {
             },
             "force" => {
                 self.abort_search();
-                self.common.engine_side = None;
-                self.common.analyzing = false;
+                self.state.engine_side = None;
+                self.state.analyzing = false;
             }
             "go" => {
                 self.abort_search();
-                self.common.analyzing = false;
-                self.common.engine_side = Some(self.record.current().side_to_move());
-                if self.game_over || !has_legal_move(self.record.current()) {
+                self.state.analyzing = false;
+                self.state.engine_side = Some(self.core.history.current().side_to_move());
+                if self.game_over || !has_legal_move(self.core.history.current()) {
                     self.announce_result();
                 } else {
                     self.restart_background();
@@ -681,7 +611,7 @@ impl<G: ProtocolGame> CecpSession<G> {
             }
             "playother" => {
                 self.abort_search();
-                self.common.engine_side = Some(self.record.current().side_to_move().flip());
+                self.state.engine_side = Some(self.core.history.current().side_to_move().flip());
                 self.restart_background();
             }
             "white" => self.set_side(Side::First),
@@ -698,7 +628,7 @@ impl<G: ProtocolGame> CecpSession<G> {
                 self.game_over = true;
             }
             "setboard" => self.set_board(rest_after(line, 1)),
-            "edit" => match self.record.current().edit_board() {
+            "edit" => match self.core.history.current().edit_board() {
                 Some(board) => {
                     self.abort_search();
                     self.edit = Some(EditState {
@@ -716,27 +646,27 @@ impl<G: ProtocolGame> CecpSession<G> {
             "undo" => self.undo(1),
             "remove" => self.undo(2),
             "hard" => {
-                self.common.ponder = true;
+                self.state.ponder = true;
                 self.restart_background();
             }
             "easy" => {
-                self.common.ponder = false;
+                self.state.ponder = false;
                 if self.search == Some(SearchKind::Ponder) {
                     self.abort_search();
                 }
             }
-            "post" => self.common.post = true,
-            "nopost" => self.common.post = false,
+            "post" => self.state.post = true,
+            "nopost" => self.state.post = false,
             "analyze" => {
                 self.abort_search();
-                self.common.analyzing = true;
-                self.common.engine_side = None;
+                self.state.analyzing = true;
+                self.state.engine_side = None;
                 self.restart_background();
             }
             "exit" => {
-                if self.common.analyzing {
+                if self.state.analyzing {
                     self.abort_search();
-                    self.common.analyzing = false;
+                    self.state.analyzing = false;
                 }
             }
             "." => self.stat01(),
@@ -747,14 +677,14 @@ impl<G: ProtocolGame> CecpSession<G> {
             }
             "memory" => match args.first().and_then(|t| t.parse::<usize>().ok()) {
                 Some(mb) => {
-                    self.common.settings.hash_mb = mb.clamp(1, 65536);
+                    self.core.settings.hash_mb = mb.clamp(1, 65536);
                     self.apply_resources();
                 }
                 None => self.error("bad parameters", line),
             },
             "cores" => match args.first().and_then(|t| t.parse::<usize>().ok()) {
                 Some(n) => {
-                    self.common.settings.threads = n.clamp(1, 1024);
+                    self.core.settings.threads = n.clamp(1, 1024);
                     self.apply_resources();
                 }
                 None => self.error("bad parameters", line),
@@ -762,13 +692,13 @@ impl<G: ProtocolGame> CecpSession<G> {
             "option" => self.set_option(line),
             "pause" => {
                 if self.search == Some(SearchKind::Think) {
-                    let _ = self.controller.stop();
+                    let _ = self.core.controller.stop();
                     self.search = None;
                 }
-                self.common.paused = true;
+                self.state.paused = true;
             }
             "resume" => {
-                self.common.paused = false;
+                self.state.paused = false;
                 self.restart_background();
             }
             _ if looks_like_move(command) && args.is_empty() => self.user_move(command),
@@ -777,8 +707,8 @@ impl<G: ProtocolGame> CecpSession<G> {
         Flow::Continue
     }
 
-    fn search_done(&mut self, id: u64) {
-        if let Some(finished) = self.controller.on_search_done(id) {
+    fn job_done(&mut self, id: u64) {
+        if let Some(Answer::Search(finished)) = self.core.controller.on_job_done(id) {
             self.finished(finished);
         }
     }
@@ -899,10 +829,13 @@ pub struct CecpDriver<C: ProtocolGame, S: ProtocolGame> {
 
 impl<C: ProtocolGame, S: ProtocolGame> CecpDriver<C, S> {
     pub fn new(out: Output, events: Sender<Event>) -> Self {
-        let common = Common {
+        let base = SessionBase {
             out,
             events,
             settings: EngineSettings::default(),
+            voice: Voice::Cecp,
+        };
+        let state = CecpState {
             clock: CecpClock::default(),
             post: false,
             ponder: false,
@@ -911,22 +844,24 @@ impl<C: ProtocolGame, S: ProtocolGame> CecpDriver<C, S> {
             paused: false,
         };
         Self {
-            active: Some(Active::Chess(CecpSession::new(common))),
+            active: Some(Active::Chess(CecpSession::new(base, state))),
         }
     }
 
-    fn switch(&mut self, to_shogi: bool) {
+    /// Goes on with `game`'s session, carrying the options and CECP state across.
+    fn switch(&mut self, game: GameKind) {
         let Some(active) = self.active.take() else {
             return;
         };
-        let next = match (active, to_shogi) {
-            (Active::Chess(session), true) => {
-                let mut common = session.into_common();
-                common.settings.rules.chess960 = false;
-                Active::Shogi(CecpSession::new(common))
+        let next = match (active, game) {
+            (Active::Chess(session), GameKind::Shogi) => {
+                let (mut base, state) = session.into_parts();
+                base.settings.rules.chess960 = false;
+                Active::Shogi(CecpSession::new(base, state))
             }
-            (Active::Shogi(session), false) => {
-                Active::Chess(CecpSession::new(session.into_common()))
+            (Active::Shogi(session), GameKind::Chess) => {
+                let (base, state) = session.into_parts();
+                Active::Chess(CecpSession::new(base, state))
             }
             (same, _) => same,
         };
@@ -943,11 +878,13 @@ impl<C: ProtocolGame, S: ProtocolGame> Protocol for CecpDriver<C, S> {
             None => false,
         };
         if !in_edit {
-            match (words.first().copied(), words.get(1).copied()) {
-                (Some("new"), _) => self.switch(false),
-                (Some("variant"), Some("shogi")) => self.switch(true),
-                (Some("variant"), Some("normal" | "fischerandom")) => self.switch(false),
-                _ => {}
+            let game = match (words.first().copied(), words.get(1).copied()) {
+                (Some("new"), _) => Some(GameKind::Chess),
+                (Some("variant"), Some(name)) => Variant::from_name(name).map(Variant::game),
+                _ => None,
+            };
+            if let Some(game) = game {
+                self.switch(game);
             }
         }
         match self.active.as_mut() {
@@ -957,10 +894,10 @@ impl<C: ProtocolGame, S: ProtocolGame> Protocol for CecpDriver<C, S> {
         }
     }
 
-    fn search_done(&mut self, id: u64) -> Flow {
+    fn job_done(&mut self, id: u64) -> Flow {
         match self.active.as_mut() {
-            Some(Active::Chess(s)) => s.search_done(id),
-            Some(Active::Shogi(s)) => s.search_done(id),
+            Some(Active::Chess(s)) => s.job_done(id),
+            Some(Active::Shogi(s)) => s.job_done(id),
             None => {}
         }
         Flow::Continue

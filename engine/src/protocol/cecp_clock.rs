@@ -25,7 +25,7 @@ pub struct Level {
 }
 
 /// xboard's default time control.
-pub const DEFAULT_LEVEL: Level = Level {
+const DEFAULT_LEVEL: Level = Level {
     moves_per_session: 40,
     base_ms: 300_000,
     inc_ms: 0,

@@ -1,21 +1,24 @@
-//! The engine controller: owns the search backend and runs one search at a time on its own
-//! thread, with `SearchControl` flags to stop it or end pondering. It guarantees that every
-//! started search yields exactly one `Finished` answer, whatever order stop / ponderhit /
-//! completion arrive in. Table size, thread count and clearing are applied by `prepare`, which
-//! the sessions call at `isready` / `memory` / `new`, so that no search pays for them on its
-//! clock. No protocol syntax lives here.
+//! The engine controller: runs one job at a time on its own thread (a search on the backend,
+//! the df-pn mate solver for USI `go mate`, or `go perft`), with `SearchControl` flags to stop it
+//! or end pondering, so every job is stopped the same way. It guarantees that every started job
+//! yields exactly one `Answer`, whatever order stop / ponderhit / completion arrive in. Table
+//! size, thread count and clearing are applied by `prepare`, which the sessions call at
+//! `isready` / `memory` / `new`, so that no search pays for them on its clock. No protocol syntax
+//! lives here.
 
 use super::backend::SearchBackend;
 use super::input::Event;
+use super::move_history::has_legal_move;
 use crate::game::{Game, HistoryEntry};
+use crate::mate::{MateAnswer, MateSolver};
 use crate::search::{Limits, SearchControl, SearchEvent, SearchOptions, SearchResult};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// Progress callback of one search, run on the search thread.
+/// Progress callback of one search, run on the job thread.
 pub type Reporter<M> = Box<dyn FnMut(SearchEvent<M>) + Send>;
 
 /// Everything needed to start one search.
@@ -29,23 +32,51 @@ pub struct SearchRequest<G: Game> {
     pub reporter: Reporter<G::Move>,
 }
 
+/// A job for the controller's thread.
+pub enum Job<G: Game> {
+    /// An alpha-beta search on the backend.
+    Search(Box<SearchRequest<G>>),
+    /// The mate solver (USI `go mate`) with a table of its own, for at most `time_limit`
+    /// (`None`: until stopped or solved).
+    Mate {
+        root: G,
+        time_limit: Option<Duration>,
+        table_mb: usize,
+    },
+    /// `go perft`: the count of each root move, handed to `lines` as each completes, then the
+    /// total.
+    Perft {
+        root: G,
+        depth: u32,
+        lines: Box<dyn FnMut(&str) + Send>,
+    },
+}
+
 /// The answer of a search that ended.
 #[derive(Clone, Debug)]
 pub struct Finished<G: Game> {
-    pub id: u64,
     pub root: G,
     pub result: SearchResult<G::Move>,
-    pub elapsed: Duration,
-    /// Whether it was stopped from outside (`stop`, `?`, a new position ...).
-    pub stopped: bool,
+}
+
+/// What a job that ended answers.
+#[derive(Clone, Debug)]
+pub enum Answer<G: Game> {
+    Search(Finished<G>),
+    Mate {
+        root: G,
+        answer: MateAnswer<G::Move>,
+    },
+    /// `completed` is false when the count was stopped before it finished.
+    Perft {
+        completed: bool,
+    },
 }
 
 struct Running<G: Game> {
     id: u64,
-    root: G,
     control: Arc<SearchControl>,
-    handle: JoinHandle<SearchResult<G::Move>>,
-    started: Instant,
+    handle: JoinHandle<Answer<G>>,
     /// Infinite searches keep their answer until stopped.
     infinite: bool,
     pondering: bool,
@@ -59,7 +90,7 @@ struct BackendConfig {
     threads: usize,
 }
 
-/// Runs searches of one game on a background thread.
+/// Runs the jobs of one game on a background thread.
 pub struct Controller<G: Game, S: SearchBackend<G>> {
     backend: Arc<Mutex<S>>,
     events: Sender<Event>,
@@ -70,8 +101,16 @@ pub struct Controller<G: Game, S: SearchBackend<G>> {
     clear_pending: bool,
 }
 
+/// The backend, also after a search thread panicked while holding it.
+fn lock<S>(backend: &Mutex<S>) -> MutexGuard<'_, S> {
+    match backend.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
 impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
-    /// `events` receives `Event::SearchDone(id)` whenever a search returns by itself.
+    /// `events` receives `Event::JobDone(id)` whenever a job returns by itself.
     pub fn new(backend: S, events: Sender<Event>) -> Self {
         Self {
             backend: Arc::new(Mutex::new(backend)),
@@ -88,7 +127,7 @@ impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
     }
 
     /// Table size and thread count for the next searches (applied by `prepare`, or at the
-    /// next `start` if no `prepare` came between).
+    /// next search's `start` if no `prepare` came between).
     pub fn configure(&mut self, hash_mb: usize, threads: usize) {
         self.wanted = BackendConfig { hash_mb, threads };
     }
@@ -98,75 +137,48 @@ impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
         self.clear_pending = true;
     }
 
-    /// Runs `f` on the backend when no search runs (`None` while searching).
+    /// Runs `f` on the backend when no job runs (`None` while one runs).
     pub fn with_idle_backend<R>(&mut self, f: impl FnOnce(&mut S) -> R) -> Option<R> {
         if self.running.is_some() {
             return None;
         }
-        let mut backend = match self.backend.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        Some(f(&mut backend))
+        Some(f(&mut lock(&self.backend)))
     }
 
-    /// When the running search started.
-    pub fn started(&self) -> Option<Instant> {
-        self.running.as_ref().map(|r| r.started)
-    }
-
-    /// Starts a search. A search still running is stopped first and its answer returned, so the
-    /// caller can print it before the new search reports anything.
-    pub fn start(&mut self, request: SearchRequest<G>) -> (u64, Option<Finished<G>>) {
+    /// Starts a job. A job still running is stopped first and its answer returned, so the
+    /// caller can print it before the new job reports anything.
+    pub fn start(&mut self, job: Job<G>) -> (u64, Option<Answer<G>>) {
         let previous = self.stop();
-        // Normally already done at `isready`; a failure was reported there (or is reported by
-        // the session's own `prepare` before it starts a search).
-        let _ = self.apply_config();
         let id = self.next_id;
         self.next_id += 1;
         let control = Arc::new(SearchControl::default());
-        control.pondering.store(request.ponder, Ordering::SeqCst);
-        let infinite = request.limits.infinite;
-        let ponder = request.ponder;
-        let root = request.root.clone();
+        let (infinite, ponder) = match &job {
+            Job::Search(request) => (request.limits.infinite, request.ponder),
+            Job::Mate { .. } | Job::Perft { .. } => (false, false),
+        };
+        if let Job::Search(_) = job {
+            // Normally already done at `isready`; a failure was reported there (or is
+            // reported by the session's own `prepare` before it starts a search).
+            let _ = self.apply_config();
+        }
+        control.pondering.store(ponder, Ordering::SeqCst);
         let thread_control = Arc::clone(&control);
         let backend = Arc::clone(&self.backend);
         let events = self.events.clone();
+        // A time limit runs from the command, not from when the thread gets going.
+        let started = Instant::now();
         let handle = std::thread::Builder::new()
-            .name(format!("search-{id}"))
+            .name(format!("job-{id}"))
             .spawn(move || {
-                let SearchRequest {
-                    root,
-                    history,
-                    limits,
-                    options,
-                    mut reporter,
-                    ..
-                } = request;
-                let result = {
-                    let mut backend = match backend.lock() {
-                        Ok(guard) => guard,
-                        Err(poisoned) => poisoned.into_inner(),
-                    };
-                    backend.search(
-                        &root,
-                        &history,
-                        &limits,
-                        &options,
-                        &thread_control,
-                        &mut *reporter,
-                    )
-                };
-                let _ = events.send(Event::SearchDone(id));
-                result
+                let answer = run_job(job, &backend, &thread_control, started);
+                let _ = events.send(Event::JobDone(id));
+                answer
             })
-            .expect("spawning the search thread");
+            .expect("spawning the job thread");
         self.running = Some(Running {
             id,
-            root,
             control,
             handle,
-            started: Instant::now(),
             infinite,
             pondering: ponder,
             returned: false,
@@ -174,31 +186,31 @@ impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
         (id, previous)
     }
 
-    /// Stops the running search (if any) and returns its answer.
-    pub fn stop(&mut self) -> Option<Finished<G>> {
+    /// Stops the running job (if any) and returns its answer.
+    pub fn stop(&mut self) -> Option<Answer<G>> {
         let running = self.running.as_ref()?;
         running.control.pondering.store(false, Ordering::SeqCst);
         running.control.stop.store(true, Ordering::SeqCst);
-        self.join(true)
+        self.join()
     }
 
-    /// The search `id` returned by itself. Returns its answer unless the protocol must hold it
+    /// The job `id` returned by itself. Returns its answer unless the protocol must hold it
     /// (pondering or infinite search: the answer comes with `ponderhit` / `stop`).
-    pub fn on_search_done(&mut self, id: u64) -> Option<Finished<G>> {
+    pub fn on_job_done(&mut self, id: u64) -> Option<Answer<G>> {
         let running = self.running.as_mut()?;
         if running.id != id {
-            return None; // an old search that was already answered
+            return None; // an old job that was already answered
         }
         running.returned = true;
         if running.pondering || running.infinite {
             return None;
         }
-        self.join(false)
+        self.join()
     }
 
     /// The opponent played the expected move: the search goes on under its normal limits.
     /// Returns the answer at once if the search already returned while pondering.
-    pub fn ponderhit(&mut self) -> Option<Finished<G>> {
+    pub fn ponderhit(&mut self) -> Option<Answer<G>> {
         let running = self.running.as_mut()?;
         if !running.pondering {
             return None;
@@ -206,28 +218,19 @@ impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
         running.pondering = false;
         running.control.pondering.store(false, Ordering::SeqCst);
         if running.returned && !running.infinite {
-            return self.join(false);
+            return self.join();
         }
         None
     }
 
-    fn join(&mut self, stopped: bool) -> Option<Finished<G>> {
-        let running = self.running.take()?;
-        let elapsed = running.started.elapsed();
-        let result = running.handle.join().ok()?;
-        Some(Finished {
-            id: running.id,
-            root: running.root,
-            result,
-            elapsed,
-            stopped,
-        })
+    fn join(&mut self) -> Option<Answer<G>> {
+        self.running.take()?.handle.join().ok()
     }
 
-    /// Applies a changed table size or thread count and a pending clear now, when no search
-    /// runs (a running search keeps them for the next `start`). Returns what could not be done,
-    /// one message each (e.g. a table size beyond the machine's memory; the previous table then
-    /// stays). A size that failed is not tried again until it changes.
+    /// Applies a changed table size or thread count and a pending clear now, when no job runs
+    /// (a running one leaves them to the next search's `start`). Returns what could not be
+    /// done, one message each (e.g. a table size beyond the machine's memory; the previous
+    /// table then stays). A size that failed is not tried again until it changes.
     pub fn prepare(&mut self) -> Vec<String> {
         if self.running.is_some() {
             return Vec::new();
@@ -237,10 +240,7 @@ impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
 
     fn apply_config(&mut self) -> Vec<String> {
         let mut problems = Vec::new();
-        let mut backend = match self.backend.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let mut backend = lock(&self.backend);
         if self.applied != Some(self.wanted) {
             let previous = self.applied;
             if previous.map(|p| p.hash_mb) != Some(self.wanted.hash_mb) {
@@ -263,6 +263,57 @@ impl<G: Game, S: SearchBackend<G>> Controller<G, S> {
     }
 }
 
+/// The body of the job thread.
+fn run_job<G: Game, S: SearchBackend<G>>(
+    job: Job<G>,
+    backend: &Mutex<S>,
+    control: &SearchControl,
+    started: Instant,
+) -> Answer<G> {
+    match job {
+        Job::Search(request) => {
+            let SearchRequest {
+                root,
+                history,
+                limits,
+                options,
+                mut reporter,
+                ..
+            } = *request;
+            let result =
+                lock(backend).search(&root, &history, &limits, &options, control, &mut *reporter);
+            Answer::Search(Finished { root, result })
+        }
+        Job::Mate {
+            root,
+            time_limit,
+            table_mb,
+        } => {
+            let answer = if has_legal_move(&root) {
+                let deadline = time_limit.map(|limit| started + limit);
+                MateSolver::<G>::new(table_mb).solve(&root, deadline, None, &control.stop)
+            } else {
+                MateAnswer::NoMate
+            };
+            Answer::Mate { root, answer }
+        }
+        Job::Perft {
+            root,
+            depth,
+            mut lines,
+        } => {
+            let counted =
+                crate::perft::perft_divide_until(&root, depth, &control.stop, &mut |line| {
+                    lines(line);
+                    Ok(())
+                });
+            Answer::Perft {
+                completed: matches!(counted, Ok(Some(_))),
+            }
+        }
+    }
+}
+
 impl<G: Game, S: SearchBackend<G>> Drop for Controller<G, S> {
     fn drop(&mut self) {
         let _ = self.stop();
@@ -272,7 +323,7 @@ impl<G: Game, S: SearchBackend<G>> Drop for Controller<G, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::testing::{Pile, ScriptedSearch, Take};
+    use crate::protocol::testing::{Cell, ScriptedSearch, TicTacToe};
     use std::sync::mpsc;
 
     /// Logs what the controller asks of it, in order, from whichever thread asks.
@@ -281,16 +332,22 @@ mod tests {
         log: Arc<Mutex<Vec<String>>>,
     }
 
-    impl SearchBackend<Pile> for Logged {
+    impl SearchBackend<TicTacToe> for Logged {
+        fn fresh() -> Self {
+            Logged {
+                inner: ScriptedSearch::fresh(),
+                log: Arc::default(),
+            }
+        }
         fn search(
             &mut self,
-            root: &Pile,
+            root: &TicTacToe,
             history: &[HistoryEntry],
-            limits: &Limits<Take>,
+            limits: &Limits<Cell>,
             options: &SearchOptions,
             control: &SearchControl,
-            report: &mut dyn FnMut(SearchEvent<Take>),
-        ) -> SearchResult<Take> {
+            report: &mut dyn FnMut(SearchEvent<Cell>),
+        ) -> SearchResult<Cell> {
             self.log.lock().unwrap().push("search".to_string());
             self.inner
                 .search(root, history, limits, options, control, report)
@@ -306,19 +363,61 @@ mod tests {
         fn clear(&mut self) {
             self.log.lock().unwrap().push("clear".to_string());
         }
+        fn load_evaluator(&mut self, eval_file: &str) -> Result<String, String> {
+            self.log.lock().unwrap().push(format!("eval {eval_file}"));
+            self.inner.load_evaluator(eval_file)
+        }
     }
 
-    fn request() -> SearchRequest<Pile> {
-        SearchRequest {
-            root: Pile::startpos(),
+    fn search(infinite: bool) -> Job<TicTacToe> {
+        Job::Search(Box::new(SearchRequest {
+            root: TicTacToe::startpos(),
             history: Vec::new(),
             limits: Limits {
                 depth: Some(1),
+                infinite,
                 ..Limits::default()
             },
             options: SearchOptions::default(),
             ponder: false,
             reporter: Box::new(|_| {}),
+        }))
+    }
+
+    /// A controller over a logging scripted backend, and its event channel.
+    struct Fixture {
+        controller: Controller<TicTacToe, Logged>,
+        events: mpsc::Receiver<Event>,
+        log: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl Fixture {
+        fn new() -> Self {
+            let (sender, events) = mpsc::channel();
+            let backend = Logged::fresh();
+            let log = Arc::clone(&backend.log);
+            Self {
+                controller: Controller::new(backend, sender),
+                events,
+                log,
+            }
+        }
+
+        /// Starts `job` and returns its answer once it reports that it is done.
+        fn run(&mut self, job: Job<TicTacToe>) -> Answer<TicTacToe> {
+            let (id, previous) = self.controller.start(job);
+            assert!(previous.is_none());
+            assert_eq!(
+                self.events.recv_timeout(Duration::from_secs(10)),
+                Ok(Event::JobDone(id))
+            );
+            self.controller
+                .on_job_done(id)
+                .expect("a finished job answers")
+        }
+
+        fn log(&self) -> Vec<String> {
+            self.log.lock().unwrap().clone()
         }
     }
 
@@ -326,53 +425,73 @@ mod tests {
     /// the search that follows starts without resizing or clearing anything on its clock.
     #[test]
     fn prepare_allocates_and_clears_before_the_search_starts() {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let (sender, events) = mpsc::channel();
-        let backend = Logged {
-            inner: ScriptedSearch,
-            log: Arc::clone(&log),
-        };
-        let mut controller = Controller::new(backend, sender);
-        controller.configure(1024, 2);
-        controller.clear();
-        assert!(controller.prepare().is_empty());
-        assert_eq!(*log.lock().unwrap(), ["hash 1024", "threads 2", "clear"]);
+        let mut f = Fixture::new();
+        f.controller.configure(1024, 2);
+        f.controller.clear();
+        assert!(f.controller.prepare().is_empty());
+        assert_eq!(f.log(), ["hash 1024", "threads 2", "clear"]);
         // Nothing left to do: a second prepare and the search itself touch no table.
-        assert!(controller.prepare().is_empty());
-        let (id, _) = controller.start(request());
-        assert_eq!(
-            events.recv_timeout(Duration::from_secs(10)),
-            Ok(Event::SearchDone(id))
-        );
-        assert!(controller.on_search_done(id).is_some());
-        assert_eq!(
-            *log.lock().unwrap(),
-            ["hash 1024", "threads 2", "clear", "search"]
-        );
+        assert!(f.controller.prepare().is_empty());
+        assert!(matches!(f.run(search(false)), Answer::Search(_)));
+        assert_eq!(f.log(), ["hash 1024", "threads 2", "clear", "search"]);
     }
 
     /// Issue 20, item 3: a size the machine cannot give is reported, not retried at every
     /// search, and searching goes on.
     #[test]
     fn a_failed_size_is_reported_once_and_searches_go_on() {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let (sender, events) = mpsc::channel();
-        let backend = Logged {
-            inner: ScriptedSearch,
-            log: Arc::clone(&log),
-        };
-        let mut controller = Controller::new(backend, sender);
-        controller.configure(65536, 1);
-        let problems = controller.prepare();
+        let mut f = Fixture::new();
+        f.controller.configure(65536, 1);
+        let problems = f.controller.prepare();
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].starts_with("Hash: cannot allocate a 65536 MB"));
-        assert!(controller.prepare().is_empty());
-        let (id, _) = controller.start(request());
-        assert_eq!(
-            events.recv_timeout(Duration::from_secs(10)),
-            Ok(Event::SearchDone(id))
-        );
-        assert!(controller.on_search_done(id).is_some());
-        assert_eq!(*log.lock().unwrap(), ["hash 65536", "threads 1", "search"]);
+        assert!(f.controller.prepare().is_empty());
+        assert!(matches!(f.run(search(false)), Answer::Search(_)));
+        assert_eq!(f.log(), ["hash 65536", "threads 1", "search"]);
+    }
+
+    /// Mate solves and perft counts are jobs like searches: started, answered and stopped
+    /// through the same calls, one at a time, and they leave the backend alone.
+    #[test]
+    fn mate_and_perft_are_jobs_like_searches() {
+        let mut f = Fixture::new();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&lines);
+        let perft = Job::Perft {
+            root: TicTacToe::startpos(),
+            depth: 2,
+            lines: Box::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
+        };
+        assert!(matches!(f.run(perft), Answer::Perft { completed: true }));
+        let lines = lines.lock().unwrap().clone();
+        assert_eq!(lines.len(), 11, "{lines:?}");
+        assert_eq!(lines[0], "1: 8");
+        assert_eq!(lines[10], "Nodes searched: 72");
+        let mate = Job::Mate {
+            root: TicTacToe::startpos(),
+            time_limit: None,
+            table_mb: 1,
+        };
+        match f.run(mate) {
+            Answer::Mate { root, answer } => {
+                assert_eq!(root, TicTacToe::startpos());
+                // No checks in tic-tac-toe: no mate by checks.
+                assert_eq!(answer, MateAnswer::NoMate);
+            }
+            _ => panic!("a mate job answers with a mate answer"),
+        }
+        assert!(f.log().is_empty(), "{:?}", f.log());
+        // A new job stops the running one first and hands its answer back.
+        let (_, previous) = f.controller.start(search(true));
+        assert!(previous.is_none());
+        let mate = Job::Mate {
+            root: TicTacToe::startpos(),
+            time_limit: Some(Duration::from_secs(60)),
+            table_mb: 1,
+        };
+        let (_, previous) = f.controller.start(mate);
+        assert!(matches!(previous, Some(Answer::Search(_))));
+        assert!(matches!(f.controller.stop(), Some(Answer::Mate { .. })));
+        assert!(f.controller.stop().is_none());
     }
 }

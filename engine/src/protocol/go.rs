@@ -14,9 +14,10 @@ pub enum MateRequest {
     Infinite,
 }
 
-/// Which protocol's `go` is being parsed (they differ in clock sides and `mate`).
+/// Which of the two sibling protocols a session speaks, and so how its `go` reads (they differ
+/// in clock sides and `mate`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GoDialect {
+pub enum Dialect {
     Uci,
     Usi,
 }
@@ -59,7 +60,7 @@ const KEYWORDS: &[&str] = &[
 
 /// Parses the tokens after `go`. Unknown tokens are skipped, as the specifications ask; values
 /// that are not numbers are skipped too and reported in the returned warnings.
-pub fn parse_go(args: &[&str], dialect: GoDialect) -> (GoParams, Vec<String>) {
+pub fn parse_go(args: &[&str], dialect: Dialect) -> (GoParams, Vec<String>) {
     let mut go = GoParams::default();
     let mut warnings = Vec::new();
     let mut i = 0;
@@ -76,7 +77,7 @@ pub fn parse_go(args: &[&str], dialect: GoDialect) -> (GoParams, Vec<String>) {
             }
             "ponder" => go.ponder = true,
             "infinite" => go.infinite = true,
-            "mate" if dialect == GoDialect::Usi => {
+            "mate" if dialect == Dialect::Usi => {
                 if value == Some("infinite") {
                     go.mate = Some(MateRequest::Infinite);
                     i += 1;
@@ -142,7 +143,7 @@ impl GoParams {
     /// Any clock word (`wtime`, `btime`, `winc`, `binc`, `movestogo`, `byoyomi`) makes a clock;
     /// a side whose time is missing has no main time left (as YaneuraOu and Fairy-Stockfish read
     /// cshogi's `go byoyomi 100`), so such a search answers within its increment or byoyomi.
-    pub fn clock(&self, dialect: GoDialect) -> Option<Clock> {
+    pub fn clock(&self, dialect: Dialect) -> Option<Clock> {
         let any_clock_word = self.wtime.is_some()
             || self.btime.is_some()
             || self.winc > 0
@@ -153,8 +154,8 @@ impl GoParams {
             return None;
         }
         let (first, second, first_inc, second_inc) = match dialect {
-            GoDialect::Uci => (self.wtime, self.btime, self.winc, self.binc),
-            GoDialect::Usi => (self.btime, self.wtime, self.binc, self.winc),
+            Dialect::Uci => (self.wtime, self.btime, self.winc, self.binc),
+            Dialect::Usi => (self.btime, self.wtime, self.binc, self.winc),
         };
         let byoyomi = self.byoyomi.unwrap_or(0);
         Some(Clock {
@@ -167,7 +168,7 @@ impl GoParams {
 
     /// `go` with nothing that bounds the search (bare `go`, `go ponder`, `go searchmoves ...`)
     /// or with `infinite` means an infinite search; every limit word bounds it.
-    pub fn is_unbounded(&self, dialect: GoDialect) -> bool {
+    pub fn is_unbounded(&self, dialect: Dialect) -> bool {
         self.infinite
             || (self.depth.is_none()
                 && self.nodes.is_none()
@@ -183,12 +184,12 @@ mod tests {
 
     fn uci(line: &str) -> (GoParams, Vec<String>) {
         let tokens: Vec<&str> = line.split_whitespace().collect();
-        parse_go(&tokens, GoDialect::Uci)
+        parse_go(&tokens, Dialect::Uci)
     }
 
     fn usi(line: &str) -> (GoParams, Vec<String>) {
         let tokens: Vec<&str> = line.split_whitespace().collect();
-        parse_go(&tokens, GoDialect::Usi)
+        parse_go(&tokens, Dialect::Usi)
     }
 
     #[test]
@@ -196,27 +197,27 @@ mod tests {
         let (go, warnings) =
             uci("wtime 300000 btime 290000 winc 2000 binc 1000 movestogo 40 depth 12");
         assert!(warnings.is_empty());
-        let clock = go.clock(GoDialect::Uci).unwrap();
+        let clock = go.clock(Dialect::Uci).unwrap();
         assert_eq!(clock.time_ms, [Some(300000), Some(290000)]);
         assert_eq!(clock.inc_ms, [2000, 1000]);
         assert_eq!(clock.moves_to_go, Some(40));
         assert_eq!(go.depth, Some(12));
-        assert!(!go.is_unbounded(GoDialect::Uci));
+        assert!(!go.is_unbounded(Dialect::Uci));
     }
 
     #[test]
     fn one_sided_clock_and_negative_time() {
         let (go, _) = uci("wtime -50");
-        let clock = go.clock(GoDialect::Uci).unwrap();
+        let clock = go.clock(Dialect::Uci).unwrap();
         assert_eq!(clock.time_ms, [Some(0), None]);
     }
 
     #[test]
     fn bare_go_is_infinite() {
-        assert!(uci("").0.is_unbounded(GoDialect::Uci));
-        assert!(uci("ponder").0.is_unbounded(GoDialect::Uci));
-        assert!(!uci("nodes 100").0.is_unbounded(GoDialect::Uci));
-        assert!(!uci("mate 3").0.is_unbounded(GoDialect::Uci));
+        assert!(uci("").0.is_unbounded(Dialect::Uci));
+        assert!(uci("ponder").0.is_unbounded(Dialect::Uci));
+        assert!(!uci("nodes 100").0.is_unbounded(Dialect::Uci));
+        assert!(!uci("mate 3").0.is_unbounded(Dialect::Uci));
     }
 
     #[test]
@@ -241,25 +242,25 @@ mod tests {
     #[test]
     fn usi_sides_byoyomi_and_mate() {
         let (go, _) = usi("btime 60000 wtime 50000 byoyomi 10000");
-        let clock = go.clock(GoDialect::Usi).unwrap();
+        let clock = go.clock(Dialect::Usi).unwrap();
         assert_eq!(clock.time_ms, [Some(60000), Some(50000)]);
         assert_eq!(clock.byoyomi_ms, [10000, 10000]);
         assert_eq!(usi("mate 5000").0.mate, Some(MateRequest::TimeMs(5000)));
         assert_eq!(usi("mate infinite").0.mate, Some(MateRequest::Infinite));
         assert_eq!(usi("mate").0.mate, Some(MateRequest::Infinite));
         assert_eq!(uci("mate 4").0.mate, Some(MateRequest::Moves(4)));
-        assert!(!usi("byoyomi 1000").0.is_unbounded(GoDialect::Usi));
+        assert!(!usi("byoyomi 1000").0.is_unbounded(Dialect::Usi));
     }
 
     #[test]
     fn clock_words_without_main_time_bound_the_search() {
         // cshogi's `Engine.go(byoyomi=100)`: no btime/wtime, so no main time.
         let (go, _) = usi("byoyomi 100");
-        let clock = go.clock(GoDialect::Usi).expect("byoyomi alone is a clock");
+        let clock = go.clock(Dialect::Usi).expect("byoyomi alone is a clock");
         assert_eq!(clock.time_ms, [None, None]);
         assert_eq!(clock.byoyomi_ms, [100, 100]);
         let (go, _) = usi("ponder byoyomi 100");
-        assert!(go.clock(GoDialect::Usi).is_some());
+        assert!(go.clock(Dialect::Usi).is_some());
         for line in [
             "winc 100",
             "binc 100",
@@ -268,10 +269,10 @@ mod tests {
             "wtime 0",
         ] {
             let (go, _) = uci(line);
-            assert!(go.clock(GoDialect::Uci).is_some(), "{line}");
-            assert!(!go.is_unbounded(GoDialect::Uci), "{line}");
+            assert!(go.clock(Dialect::Uci).is_some(), "{line}");
+            assert!(!go.is_unbounded(Dialect::Uci), "{line}");
             let (go, _) = usi(line);
-            assert!(!go.is_unbounded(GoDialect::Usi), "{line}");
+            assert!(!go.is_unbounded(Dialect::Usi), "{line}");
         }
         for line in [
             "",
@@ -280,7 +281,7 @@ mod tests {
             "searchmoves e2e4",
             "byoyomi 100 infinite",
         ] {
-            assert!(uci(line).0.is_unbounded(GoDialect::Uci), "{line}");
+            assert!(uci(line).0.is_unbounded(Dialect::Uci), "{line}");
         }
     }
 

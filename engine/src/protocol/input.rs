@@ -1,5 +1,5 @@
 //! Input side of the protocol loop: stdin read on its own thread, turned into events on one
-//! channel that also carries "search finished" notices, and the whitespace-tolerant tokenizer.
+//! channel that also carries "job finished" notices, and the whitespace-tolerant tokenizer.
 
 use std::io::BufRead;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -11,12 +11,8 @@ pub enum Event {
     Line(String),
     /// Input closed: behave as on `quit`.
     Eof,
-    /// The search with this id returned.
-    SearchDone(u64),
-    /// The mate solver (USI `go mate`) with this id returned.
-    MateDone(u64),
-    /// The `go perft` job with this id ended.
-    PerftDone(u64),
+    /// The controller's job (search, mate solve, perft) with this id returned.
+    JobDone(u64),
 }
 
 /// A channel of events fed by a thread reading `reader` line by line.

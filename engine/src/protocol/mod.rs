@@ -1,22 +1,24 @@
 //! The engine protocols (UCI, CECP, USI) over one engine controller.
 //!
 //! `run` reads the first command to pick the protocol (`uci`, `xboard`, `usi`), then hands every
-//! line and every "search finished" notice to that protocol's session. Sessions are thin
-//! adapters: the position record lives in `record`, search threads in `controller`, options in
-//! `options`; no search logic lives here.
+//! line and every "job finished" notice to that protocol's session. The sessions
+//! (`uci_usi`, `cecp`) parse and answer their protocol; what they share lives in
+//! `session_core` (options, evaluator, the game on the board) over `controller` (one job thread:
+//! search, mate solve or perft). The games' own notation and rules stay in `chess/` and
+//! `shogi/`; `protocol_game` is what a game adds for the protocols.
 
 pub mod backend;
 pub mod cecp;
 pub mod cecp_clock;
 pub mod controller;
-pub mod games;
 pub mod go;
 pub mod input;
+pub mod move_history;
 pub mod options;
 pub mod output;
-pub mod perft_job;
-pub mod record;
-pub mod uci;
+pub mod protocol_game;
+pub mod session_core;
+pub mod uci_usi;
 pub mod usi;
 
 #[cfg(test)]
@@ -25,11 +27,17 @@ mod testing;
 #[cfg(test)]
 mod session_tests;
 
-pub use games::ProtocolGame;
 pub use input::Event;
 pub use output::Output;
+pub use protocol_game::ProtocolGame;
 
+/// Engine name as every protocol reports it.
+pub const ENGINE_NAME: &str = concat!("Sente ", env!("CARGO_PKG_VERSION"));
+pub const ENGINE_AUTHOR: &str = "the Sente developers";
+
+use go::Dialect;
 use std::sync::mpsc::{Receiver, Sender};
+use uci_usi::UciUsiSession;
 
 /// What the loop does after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,18 +50,8 @@ pub enum Flow {
 pub trait Protocol {
     /// Handles one input line (never empty after trimming).
     fn handle_line(&mut self, line: &str) -> Flow;
-    /// The search with this id returned by itself.
-    fn search_done(&mut self, id: u64) -> Flow;
-    /// The mate solver with this id returned by itself.
-    fn mate_done(&mut self, id: u64) -> Flow {
-        let _ = id;
-        Flow::Continue
-    }
-    /// The `go perft` job with this id ended by itself.
-    fn perft_done(&mut self, id: u64) -> Flow {
-        let _ = id;
-        Flow::Continue
-    }
+    /// The controller's job with this id returned by itself.
+    fn job_done(&mut self, id: u64) -> Flow;
     /// Input ended or `quit`: stop searching and answer what must be answered.
     fn shutdown(&mut self);
 }
@@ -77,15 +75,15 @@ pub fn run<C: ProtocolGame, S: ProtocolGame>(
         let line = match event {
             Event::Line(line) => line,
             Event::Eof => return,
-            Event::SearchDone(_) | Event::MateDone(_) | Event::PerftDone(_) => continue,
+            Event::JobDone(_) => continue,
         };
         let tokens = input::tokens(&line);
         let Some(&command) = tokens.first() else {
             continue;
         };
         let session: Box<dyn Protocol> = match command {
-            "uci" => Box::new(uci::UciSession::<C>::new(uci::Dialect::Uci, out, sender)),
-            "usi" => Box::new(uci::UciSession::<S>::new(uci::Dialect::Usi, out, sender)),
+            "uci" => Box::new(UciUsiSession::<C>::new(Dialect::Uci, out, sender)),
+            "usi" => Box::new(UciUsiSession::<S>::new(Dialect::Usi, out, sender)),
             "xboard" => Box::new(cecp::CecpDriver::<C, S>::new(out, sender)),
             "quit" => return,
             _ => {
@@ -104,9 +102,7 @@ pub fn run<C: ProtocolGame, S: ProtocolGame>(
         flow = match events.recv() {
             Ok(Event::Line(line)) if line.trim().is_empty() => Flow::Continue,
             Ok(Event::Line(line)) => session.handle_line(&line),
-            Ok(Event::SearchDone(id)) => session.search_done(id),
-            Ok(Event::MateDone(id)) => session.mate_done(id),
-            Ok(Event::PerftDone(id)) => session.perft_done(id),
+            Ok(Event::JobDone(id)) => session.job_done(id),
             Ok(Event::Eof) | Err(_) => Flow::Quit,
         };
     }

@@ -5,6 +5,7 @@
 //! YaneuraOu's for USI, the union for CECP); all of them write into one `EngineSettings`.
 
 use crate::search::SearchOptions;
+use crate::shogi::{EnteringKingRule, ShogiRules};
 
 /// What kind of control an option is, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,48 +83,47 @@ pub enum OptionError {
     },
 }
 
-/// Shogi entering-king (nyugyoku) declaration rule, named as YaneuraOu names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum EnteringKingRule {
-    NoEnteringKing,
-    /// 24-point rule: 31 or more wins, 24 to 30 draws.
-    CsaRule24,
-    /// 27-point rule (28 for the first player).
-    #[default]
-    CsaRule27,
-}
+/// The `EnteringKingRule` option's values, named as YaneuraOu names them, and the shogi rule
+/// each one selects.
+const ENTERING_KING_NAMES: [&str; 3] = ["NoEnteringKing", "CSARule24", "CSARule27"];
+const ENTERING_KING_RULES: [EnteringKingRule; 3] = [
+    EnteringKingRule::None,
+    EnteringKingRule::Points24,
+    EnteringKingRule::Points27,
+];
 
-impl EnteringKingRule {
-    pub const NAMES: [&'static str; 3] = ["NoEnteringKing", "CSARule24", "CSARule27"];
+/// The option's default, CSA's 27-point rule as in YaneuraOu; positions made outside the
+/// protocols allow no declaration (`EnteringKingRule::default()`).
+const DEFAULT_ENTERING_KING: EnteringKingRule = EnteringKingRule::Points27;
 
-    pub fn name(self) -> &'static str {
-        match self {
-            EnteringKingRule::NoEnteringKing => Self::NAMES[0],
-            EnteringKingRule::CsaRule24 => Self::NAMES[1],
-            EnteringKingRule::CsaRule27 => Self::NAMES[2],
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        [
-            EnteringKingRule::NoEnteringKing,
-            EnteringKingRule::CsaRule24,
-            EnteringKingRule::CsaRule27,
-        ]
-        .into_iter()
-        .find(|rule| rule.name().eq_ignore_ascii_case(name))
+/// The option value that selects `rule`.
+const fn entering_king_name(rule: EnteringKingRule) -> &'static str {
+    match rule {
+        EnteringKingRule::None => ENTERING_KING_NAMES[0],
+        EnteringKingRule::Points24 => ENTERING_KING_NAMES[1],
+        EnteringKingRule::Points27 => ENTERING_KING_NAMES[2],
     }
 }
 
 /// Game rules the protocols can switch, applied to every position the engine sets up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleSettings {
     /// Chess: Chess960 castling rules and king-takes-rook notation.
     pub chess960: bool,
-    /// Shogi: entering-king declaration rule.
-    pub entering_king: EnteringKingRule,
-    /// Shogi: draw after this many plies; 0 = no limit.
-    pub max_plies: u32,
+    /// Shogi: the entering-king declaration rule and the game-length limit (`MaxMovesToDraw`).
+    pub shogi: ShogiRules,
+}
+
+impl Default for RuleSettings {
+    fn default() -> Self {
+        Self {
+            chess960: false,
+            shogi: ShogiRules {
+                entering_king: DEFAULT_ENTERING_KING,
+                max_plies: 0,
+            },
+        }
+    }
 }
 
 /// Every setting an option can change.
@@ -215,8 +215,8 @@ const ENTERING_KING: OptionDef = def(
     OptionId::EnteringKingRule,
     "EnteringKingRule",
     OptionKind::Combo {
-        default: "CSARule27",
-        choices: &EnteringKingRule::NAMES,
+        default: entering_king_name(DEFAULT_ENTERING_KING),
+        choices: &ENTERING_KING_NAMES,
     },
 );
 const MAX_MOVES_TO_DRAW: OptionDef = def(
@@ -268,7 +268,7 @@ const ELO: OptionDef = def(
 );
 
 /// UCI options, spelled as Stockfish spells them.
-pub const UCI_OPTIONS: &[OptionDef] = &[
+const UCI_OPTIONS: &[OptionDef] = &[
     THREADS,
     HASH,
     CLEAR_HASH,
@@ -296,7 +296,7 @@ pub const UCI_OPTIONS: &[OptionDef] = &[
 ];
 
 /// USI options, following YaneuraOu's conventions (no spaces in names).
-pub const USI_OPTIONS: &[OptionDef] = &[
+const USI_OPTIONS: &[OptionDef] = &[
     def(
         OptionId::Hash,
         "USI_Hash",
@@ -336,7 +336,7 @@ const USI_IMPLICIT: &[OptionDef] = &[def(
 
 /// CECP options (`feature option=...`). Hash and threads also come as `memory` and `cores`.
 /// Names carry no spaces: xboard allows them, but python-chess splits option features on spaces.
-pub const CECP_OPTIONS: &[OptionDef] = &[
+const CECP_OPTIONS: &[OptionDef] = &[
     HASH,
     THREADS,
     def(OptionId::ClearHash, "ClearHash", OptionKind::Button),
@@ -494,14 +494,16 @@ fn store(settings: &mut EngineSettings, id: OptionId, value: Value) -> OptionEff
             }
         }
         OptionId::EnteringKingRule => {
+            // `parse_value` only lets the declared names through.
             if let Value::Text(name) = &value {
-                settings.rules.entering_king =
-                    EnteringKingRule::from_name(name).unwrap_or_default();
+                if let Some(index) = ENTERING_KING_NAMES.iter().position(|n| n == name) {
+                    settings.rules.shogi.entering_king = ENTERING_KING_RULES[index];
+                }
             }
             return OptionEffect::RulesChanged;
         }
         OptionId::MaxMovesToDraw => {
-            settings.rules.max_plies = int(&value) as u32;
+            settings.rules.shogi.max_plies = int(&value) as u32;
             return OptionEffect::RulesChanged;
         }
     }
@@ -626,18 +628,24 @@ mod tests {
     #[test]
     fn usi_rules_and_implicit_options() {
         let mut s = EngineSettings::default();
+        // The default the USI option shows, not the rule-less `EnteringKingRule::default()`.
+        assert_eq!(s.rules.shogi.entering_king, EnteringKingRule::Points27);
+        OptionTable::USI
+            .apply(&mut s, "EnteringKingRule", Some("NoEnteringKing"))
+            .unwrap();
+        assert_eq!(s.rules.shogi.entering_king, EnteringKingRule::None);
         let effect = OptionTable::USI
             .apply(&mut s, "EnteringKingRule", Some("csarule24"))
             .unwrap();
         assert_eq!(effect, OptionEffect::RulesChanged);
-        assert_eq!(s.rules.entering_king, EnteringKingRule::CsaRule24);
+        assert_eq!(s.rules.shogi.entering_king, EnteringKingRule::Points24);
         assert!(OptionTable::USI
             .apply(&mut s, "EnteringKingRule", Some("TryRule"))
             .is_err());
         OptionTable::USI
             .apply(&mut s, "MaxMovesToDraw", Some("256"))
             .unwrap();
-        assert_eq!(s.rules.max_plies, 256);
+        assert_eq!(s.rules.shogi.max_plies, 256);
         OptionTable::USI
             .apply(&mut s, "USI_AnalyseMode", Some("true"))
             .unwrap();

@@ -1,11 +1,13 @@
-//! Dialogue tests of the UCI and CECP sessions over the take-away test game and the scripted
-//! search: exactly one answer per search whatever the command order, error forms, held answers.
+//! Dialogue tests of the UCI/USI and CECP sessions over tic-tac-toe and the scripted search:
+//! exactly one answer per job whatever the command order, error forms, held answers. Moves are
+//! cell numbers 1 to 9; positions are nine characters `x`, `o` or `.`.
 
 use super::cecp::CecpDriver;
+use super::go::Dialect;
 use super::input::Event;
 use super::output::Captured;
-use super::testing::Pile;
-use super::uci::{Dialect, UciSession};
+use super::testing::TicTacToe;
+use super::uci_usi::UciUsiSession;
 use super::{Flow, Protocol};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
@@ -19,9 +21,17 @@ struct Harness {
 
 impl Harness {
     fn uci() -> Self {
+        Self::uci_usi(Dialect::Uci)
+    }
+
+    fn usi() -> Self {
+        Self::uci_usi(Dialect::Usi)
+    }
+
+    fn uci_usi(dialect: Dialect) -> Self {
         let (sender, events) = mpsc::channel();
         let captured = Captured::default();
-        let session = UciSession::<Pile>::new(Dialect::Uci, captured.output(), sender);
+        let session = UciUsiSession::<TicTacToe>::new(dialect, captured.output(), sender);
         Self {
             session: Box::new(session),
             events,
@@ -33,7 +43,7 @@ impl Harness {
     fn cecp() -> Self {
         let (sender, events) = mpsc::channel();
         let captured = Captured::default();
-        let session = CecpDriver::<Pile, Pile>::new(captured.output(), sender);
+        let session = CecpDriver::<TicTacToe, TicTacToe>::new(captured.output(), sender);
         Self {
             session: Box::new(session),
             events,
@@ -46,19 +56,19 @@ impl Harness {
         self.session.handle_line(line)
     }
 
-    /// Dispatches search notices for up to `ms` milliseconds.
+    /// Sends `line` and returns what was written in answer (before any job finishes).
+    fn say(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.new_lines()
+    }
+
+    /// Dispatches job notices for up to `ms` milliseconds.
     fn pump(&mut self, ms: u64) {
         let deadline = Instant::now() + Duration::from_millis(ms);
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
             match self.events.recv_timeout(left) {
-                Ok(Event::SearchDone(id)) => {
-                    self.session.search_done(id);
-                }
-                Ok(Event::MateDone(id)) => {
-                    self.session.mate_done(id);
-                }
-                Ok(Event::PerftDone(id)) => {
-                    self.session.perft_done(id);
+                Ok(Event::JobDone(id)) => {
+                    self.session.job_done(id);
                 }
                 Ok(_) => {}
                 Err(_) => break,
@@ -82,29 +92,27 @@ impl Harness {
 #[test]
 fn uci_handshake_lists_options_then_uciok() {
     let mut h = Harness::uci();
-    h.send("uci");
-    let lines = h.new_lines();
+    let lines = h.say("uci");
     assert!(lines[0].starts_with("id name Sente"));
     assert!(lines
         .iter()
         .any(|l| l == "option name Clear Hash type button"));
     assert_eq!(lines.last().unwrap(), "uciok");
-    h.send("isready");
-    assert_eq!(h.new_lines(), vec!["readyok"]);
+    assert_eq!(h.say("isready"), vec!["readyok"]);
 }
 
 #[test]
 fn uci_go_answers_once_with_a_legal_move() {
     let mut h = Harness::uci();
-    h.send("position startpos moves t1 t2");
+    h.send("position startpos moves 1 2");
     h.send("go depth 1");
     h.pump(200);
     let lines = h.new_lines();
     assert_eq!(Harness::count(&lines, "bestmove"), 1, "{lines:?}");
     assert!(lines
         .iter()
-        .any(|l| l.starts_with("info depth 1 ") && l.contains(" pv t2")));
-    assert_eq!(lines.last().unwrap(), "bestmove t2 ponder t1");
+        .any(|l| l.starts_with("info depth 1 ") && l.contains(" pv 3")));
+    assert_eq!(lines.last().unwrap(), "bestmove 3 ponder 4");
 }
 
 #[test]
@@ -114,11 +122,10 @@ fn uci_infinite_waits_for_stop_and_races_give_one_answer_each() {
     h.send("go infinite");
     h.pump(50);
     assert_eq!(Harness::count(&h.new_lines(), "bestmove"), 0);
-    h.send("isready");
-    assert_eq!(h.new_lines(), vec!["readyok"], "readyok while searching");
+    assert_eq!(h.say("isready"), vec!["readyok"], "readyok while searching");
     // stop + position + go back to back, then go again without stop, then stop.
     h.send("stop");
-    h.send("position startpos moves t3");
+    h.send("position startpos moves 3");
     h.send("go infinite");
     h.send("go infinite");
     h.send("position startpos");
@@ -132,7 +139,7 @@ fn uci_infinite_waits_for_stop_and_races_give_one_answer_each() {
 #[test]
 fn uci_ponderhit_turns_the_search_normal() {
     let mut h = Harness::uci();
-    h.send("position startpos moves t1");
+    h.send("position startpos moves 1");
     h.send("go ponder wtime 1000 btime 1000");
     h.pump(50);
     assert_eq!(Harness::count(&h.new_lines(), "bestmove"), 0);
@@ -147,60 +154,55 @@ fn uci_ponderhit_turns_the_search_normal() {
 #[test]
 fn uci_position_errors_keep_a_valid_state() {
     let mut h = Harness::uci();
-    h.send("position fen 10 b moves t1 t9 t1");
-    let lines = h.new_lines();
+    let lines = h.say("position fen x........ moves 5 5 9");
     assert!(
-        lines[0].starts_with("info string illegal move 't9' at move 2"),
+        lines[0].starts_with("info string illegal move '5' at move 2"),
         "{lines:?}"
     );
-    h.send("d");
-    assert_eq!(h.new_lines(), vec!["info string 9 w"]);
-    h.send("position fen banana moves t1");
-    assert!(h.new_lines()[0].starts_with("info string Invalid position"));
+    assert_eq!(h.say("d"), vec!["info string x...o...."]);
+    assert!(h.say("position fen banana moves 1")[0].starts_with("info string Invalid position"));
     h.send("position");
-    h.send("position moves t1");
-    assert_eq!(h.new_lines().len(), 2);
-    h.send("d");
-    assert_eq!(h.new_lines(), vec!["info string 9 w"], "position unchanged");
+    assert_eq!(h.say("position moves 1").len(), 2);
+    assert_eq!(
+        h.say("d"),
+        vec!["info string x...o...."],
+        "position unchanged"
+    );
 }
 
 #[test]
 fn uci_mated_root_answers_none_and_holds_in_infinite() {
     let mut h = Harness::uci();
-    h.send("position fen 0 w");
-    h.send("go depth 3");
+    // X has the top row: O, to move, is mated.
+    h.send("position fen xxxoo....");
     assert_eq!(
-        h.new_lines(),
+        h.say("go depth 3"),
         vec!["info depth 0 score mate 0", "bestmove (none)"]
     );
-    h.send("go infinite");
-    assert!(h.new_lines().is_empty());
-    h.send("stop");
-    assert_eq!(h.new_lines().last().unwrap(), "bestmove (none)");
+    assert!(h.say("go infinite").is_empty());
+    assert_eq!(h.say("stop").last().unwrap(), "bestmove (none)");
 }
 
 #[test]
 fn uci_bad_input_gets_one_line_and_changes_nothing() {
     let mut h = Harness::uci();
-    h.send("joho debug on");
-    assert_eq!(h.new_lines(), vec!["Unknown command: 'joho debug on'"]);
-    h.send("setoption name Hash value lots");
-    assert!(h.new_lines()[0].starts_with("info string option 'Hash'"));
-    h.send("setoption name NoSuchThing value 1");
     assert_eq!(
-        h.new_lines(),
+        h.say("joho debug on"),
+        vec!["Unknown command: 'joho debug on'"]
+    );
+    assert!(h.say("setoption name Hash value lots")[0].starts_with("info string option 'Hash'"));
+    assert_eq!(
+        h.say("setoption name NoSuchThing value 1"),
         vec!["info string No such option: NoSuchThing"]
     );
-    h.send("setoption");
-    assert_eq!(h.new_lines().len(), 1);
-    h.send("go depth x nodes 10 searchmoves t9");
+    assert_eq!(h.say("setoption").len(), 1);
+    h.send("go depth x nodes 10 searchmoves 10");
     h.pump(200);
     let lines = h.new_lines();
     assert_eq!(Harness::count(&lines, "bestmove"), 1, "{lines:?}");
     assert_eq!(Harness::count(&lines, "info string"), 2, "{lines:?}");
-    h.send("register later");
     assert_eq!(
-        h.new_lines(),
+        h.say("register later"),
         vec!["registration checking", "registration ok"]
     );
     assert_eq!(h.send("quit"), Flow::Quit);
@@ -210,35 +212,31 @@ fn uci_bad_input_gets_one_line_and_changes_nothing() {
 fn uci_searchmoves_restrict_the_root() {
     let mut h = Harness::uci();
     h.send("position startpos");
-    h.send("go depth 1 searchmoves t3");
+    h.send("go depth 1 searchmoves 3");
     h.pump(200);
-    assert_eq!(h.new_lines().last().unwrap(), "bestmove t3 ponder t1");
+    assert_eq!(h.new_lines().last().unwrap(), "bestmove 3 ponder 1");
 }
 
 #[test]
 fn cecp_features_moves_ping_and_results() {
     let mut h = Harness::cecp();
     h.send("xboard");
-    h.send("protover 2");
-    let lines = h.new_lines();
+    let lines = h.say("protover 2");
     assert_eq!(lines.first().unwrap(), "feature done=0");
     assert_eq!(lines.last().unwrap(), "feature done=1");
     assert!(lines[1].contains("ping=1") && lines[1].contains("setboard=1"));
     h.send("new");
     h.send("force");
-    h.send("usermove t1");
-    h.send("t9");
-    assert_eq!(h.new_lines(), vec!["Illegal move: t9"]);
+    h.send("usermove 1");
+    assert_eq!(h.say("usermove 1"), vec!["Illegal move: 1"]);
     h.send("st 1");
     h.send("go");
     h.send("ping 7");
     h.pump(200);
-    // 20 stones left: the engine takes nothing winning (20 % 4 == 0) and plays t1.
-    assert_eq!(h.new_lines(), vec!["move t1", "pong 7"]);
-    h.send("ping 8");
-    assert_eq!(h.new_lines(), vec!["pong 8"]);
-    h.send("hint");
-    assert_eq!(h.new_lines(), vec!["Hint: t1"]);
+    // Nothing wins at once: the engine plays the first free cell, then expects the next one.
+    assert_eq!(h.new_lines(), vec!["move 2", "pong 7"]);
+    assert_eq!(h.say("ping 8"), vec!["pong 8"]);
+    assert_eq!(h.say("hint"), vec!["Hint: 3"]);
 }
 
 #[test]
@@ -246,15 +244,13 @@ fn cecp_claims_the_result_after_its_winning_move() {
     let mut h = Harness::cecp();
     h.send("new");
     h.send("force");
-    h.send("setboard 3 w");
+    h.send("setboard xx.oo....");
     h.send("sd 1");
     h.send("go");
     h.pump(200);
-    assert_eq!(h.new_lines(), vec!["move t3", "1-0 {White mates}"]);
-    h.send("setboard banana");
-    assert!(h.new_lines()[0].starts_with("tellusererror Illegal position"));
-    h.send("t1");
-    assert_eq!(h.new_lines(), vec!["Illegal move: t1"]);
+    assert_eq!(h.new_lines(), vec!["move 3", "1-0 {X mates}"]);
+    assert!(h.say("setboard banana")[0].starts_with("tellusererror Illegal position"));
+    assert_eq!(h.say("usermove 6"), vec!["Illegal move: 6"]);
 }
 
 #[test]
@@ -266,16 +262,14 @@ fn cecp_analyze_reports_and_exits_without_moving() {
     h.send("analyze");
     h.pump(50);
     let lines = h.new_lines();
-    assert_eq!(lines, vec!["1 100 0 1 t1"]);
-    h.send(".");
-    assert!(h.new_lines()[0].starts_with("stat01: 0 1 1 "));
-    h.send("t1");
+    assert_eq!(lines, vec!["1 0 0 1 1"]);
+    assert!(h.say(".")[0].starts_with("stat01: 0 1 1 "));
+    h.send("usermove 1");
     h.send("undo");
-    h.send("exclude t1");
+    h.send("exclude 1");
     h.pump(50);
     h.send("exit");
-    h.send("ping 3");
-    let lines = h.new_lines();
+    let lines = h.say("ping 3");
     assert_eq!(Harness::count(&lines, "move"), 0, "{lines:?}");
     assert_eq!(lines.last().unwrap(), "pong 3");
 }
@@ -283,20 +277,18 @@ fn cecp_analyze_reports_and_exits_without_moving() {
 #[test]
 fn cecp_errors_use_the_protocol_forms() {
     let mut h = Harness::cecp();
-    h.send("frobnicate");
-    assert_eq!(h.new_lines(), vec!["Error (unknown command): frobnicate"]);
-    h.send("level 40 x 0");
-    assert!(h.new_lines()[0].starts_with("Error (bad parameters"));
-    h.send("option Hash=lots");
-    assert!(h.new_lines()[0].starts_with("# option ignored"));
+    assert_eq!(
+        h.say("frobnicate"),
+        vec!["Error (unknown command): frobnicate"]
+    );
+    assert!(h.say("level 40 x 0")[0].starts_with("Error (bad parameters"));
+    assert!(h.say("option Hash=lots")[0].starts_with("# option ignored"));
     h.send("accepted ping");
     h.send("rating 2000 1800");
     h.send("computer");
-    h.send("result 1-0 {White mates}");
-    assert!(h.new_lines().is_empty());
+    assert!(h.say("result 1-0 {White mates}").is_empty());
     h.send("?");
-    h.send("bk");
-    assert_eq!(h.new_lines(), vec![" Sente has no opening book", ""]);
+    assert_eq!(h.say("bk"), vec![" Sente has no opening book", ""]);
 }
 
 #[test]
@@ -307,17 +299,18 @@ fn eval_file_loads_lazily_and_reports_errors() {
         h.new_lines().is_empty(),
         "loaded at isready, not at setoption"
     );
-    h.send("isready");
-    let lines = h.new_lines();
+    let lines = h.say("isready");
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].starts_with("info string EvalFile: cannot read net file"));
     assert_eq!(lines[1], "readyok");
-    h.send("isready");
-    assert_eq!(h.new_lines(), vec!["readyok"], "no retry of the same value");
-    h.send("setoption name EvalFile value good.nnue");
-    h.send("isready");
     assert_eq!(
-        h.new_lines(),
+        h.say("isready"),
+        vec!["readyok"],
+        "no retry of the same value"
+    );
+    h.send("setoption name EvalFile value good.nnue");
+    assert_eq!(
+        h.say("isready"),
         vec!["info string Using scripted evaluation", "readyok"]
     );
 }
@@ -328,10 +321,8 @@ fn eval_file_loads_lazily_and_reports_errors() {
 #[test]
 fn hash_is_applied_at_isready_and_failures_are_reported() {
     let mut h = Harness::uci();
-    h.send("setoption name Hash value 65536");
-    assert!(h.new_lines().is_empty());
-    h.send("isready");
-    let lines = h.new_lines();
+    assert!(h.say("setoption name Hash value 65536").is_empty());
+    let lines = h.say("isready");
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(
         lines[0].starts_with("info string Hash: cannot allocate a 65536 MB hash table; keeping"),
@@ -352,12 +343,41 @@ fn hash_is_applied_at_isready_and_failures_are_reported() {
     h.send("xboard");
     h.send("protover 2");
     h.new_lines();
-    h.send("memory 1000000");
-    let lines = h.new_lines();
+    let lines = h.say("memory 1000000");
     assert_eq!(
         lines,
         vec!["telluser Hash: cannot allocate a 65536 MB hash table; keeping 16 MB"]
     );
-    h.send("ping 1");
-    assert_eq!(h.new_lines(), vec!["pong 1"]);
+    assert_eq!(h.say("ping 1"), vec!["pong 1"]);
+}
+
+/// USI `go mate` and `go perft` run as controller jobs: each answers once, whether it ends by
+/// itself, is stopped, or is cut short by the next `go`.
+#[test]
+fn mate_and_perft_jobs_answer_once_and_stop_like_searches() {
+    let mut h = Harness::usi();
+    h.send("position startpos");
+    h.send("go perft 1");
+    h.pump(200);
+    let mut expected: Vec<String> = (1..=9).map(|cell| format!("{cell}: 1")).collect();
+    expected.extend(["".to_string(), "Nodes searched: 9".to_string()]);
+    assert_eq!(h.new_lines(), expected);
+    // Tic-tac-toe has no checks, so no mate by checks: the solver disproves at once.
+    h.send("go mate 1000");
+    h.pump(200);
+    assert_eq!(h.new_lines(), vec!["checkmate nomate"]);
+    h.send("position fen xxxoo....");
+    h.send("go mate infinite");
+    h.send("stop");
+    h.pump(100);
+    assert_eq!(h.new_lines(), vec!["checkmate nomate"], "no legal move");
+    // `stop` ends an infinite search with one answer; a mate job started after it answers too.
+    h.send("position startpos");
+    h.send("go infinite");
+    h.send("go mate infinite");
+    h.pump(200);
+    let lines = h.new_lines();
+    assert_eq!(Harness::count(&lines, "bestmove"), 1, "{lines:?}");
+    assert_eq!(Harness::count(&lines, "checkmate"), 1, "{lines:?}");
+    assert!(h.say("stop").is_empty(), "nothing left to answer");
 }

@@ -3,8 +3,10 @@
 //! error and an optional SPRT that can end the match early. Players on a clock (see
 //! `PlayerConfig::time_control`) lose on time when it runs out; such losses are counted.
 
-use super::game::{play_game, Adjudication, GameEnd, GameRecord, PlayerConfig, SearchPlayer};
 use super::opening::{random_opening, Opening};
+use super::played_game::{
+    play_game, Adjudication, GameEnd, PlayedGame, PlayerConfig, SearchPlayer,
+};
 use super::stats::{Pentanomial, ScoreDistribution, Sprt, SprtVerdict, WdlCounts};
 use crate::eval::Evaluator;
 use crate::game::{Game, Side};
@@ -136,7 +138,7 @@ pub fn run_match<G, EA, EB>(
     first: &PlayerConfig<EA>,
     second: &PlayerConfig<EB>,
     config: &MatchConfig,
-    on_game: &(dyn Fn(&GameRecord<G>) + Sync),
+    on_game: &(dyn Fn(&PlayedGame<G>) + Sync),
 ) -> MatchReport
 where
     G: Game,
@@ -157,7 +159,7 @@ pub fn run_match_with_openings<G, EA, EB>(
     first: &PlayerConfig<EA>,
     second: &PlayerConfig<EB>,
     config: &MatchConfig,
-    on_game: &(dyn Fn(&GameRecord<G>) + Sync),
+    on_game: &(dyn Fn(&PlayedGame<G>) + Sync),
 ) -> MatchReport
 where
     G: Game,

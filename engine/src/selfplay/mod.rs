@@ -2,18 +2,18 @@
 //! limits or real clocks) on paired random openings, with adjudication and match statistics
 //! (Elo, SPRT). A library API, so datagen and tests drive it directly.
 
-pub mod game;
 pub mod match_runner;
 pub mod opening;
+pub mod played_game;
 pub mod spsa;
 pub mod stats;
 pub mod time_control;
 
-pub use game::{
-    play_game, Adjudication, GameEnd, GameRecord, PlayerConfig, SearchPlayer, SelfPlayer,
-};
 pub use match_runner::{run_match, run_match_with_openings, MatchConfig, MatchReport};
 pub use opening::{random_opening, Opening};
+pub use played_game::{
+    play_game, Adjudication, GameEnd, PlayedGame, PlayerConfig, SearchPlayer, SelfPlayer,
+};
 pub use spsa::{Perturbation, Spsa};
 pub use stats::{Pentanomial, ScoreDistribution, Sprt, SprtVerdict, WdlCounts};
 pub use time_control::{GameClock, TimeControl, TimeControlError};

@@ -27,6 +27,7 @@ mod rules;
 mod see;
 mod sfen;
 mod types;
+mod xboard_notation;
 mod zobrist;
 
 pub use bitboard::Bitboard;
@@ -40,6 +41,7 @@ pub use rules::{declaration_points, DeclarationCount, EnteringKingRule, ShogiRul
 pub use see::{capture_value, PIECE_VALUE};
 pub use sfen::{SfenError, STARTPOS_SFEN};
 pub use types::{Piece, PieceKind, Square};
+pub use xboard_notation::xboard_fen_to_sfen;
 
 /// The move list: 593 is the most legal moves any shogi position has.
 pub type ShogiMoves = crate::movelist::ArrayMoveList<Move, 600>;

@@ -1,14 +1,14 @@
-//! Move notation: USI (`7g7f`, `4e3c+`, `P*3d`) and xboard's shogi notation for CECP
-//! (`c3c4`, `c3c4+`, `c3c4=`, `P@e5`).
+//! USI move notation (`7g7f`, `4e3c+`, `P*3d`). xboard's shogi notation is in
+//! `xboard_notation`.
 
-use super::movegen::zone;
 use super::moves::Move;
 use super::position::Position;
-use super::types::{parse_usi_square, parse_xboard_square, usi_square, xboard_square, PieceKind};
+use super::types::{parse_usi_square, usi_square, PieceKind};
 use crate::game::MoveParseError;
 
 impl Position {
-    fn checked(&self, m: Move, text: &str) -> Result<Move, MoveParseError> {
+    /// `m` if it is legal here, else the error naming `text`.
+    pub(super) fn checked(&self, m: Move, text: &str) -> Result<Move, MoveParseError> {
         if self.is_legal(m) {
             Ok(m)
         } else {
@@ -52,52 +52,5 @@ impl Position {
                 if m.is_promotion() { "+" } else { "" }
             )
         }
-    }
-
-    /// Parses xboard shogi notation; a trailing `=` or no suffix is a non-promotion.
-    pub fn parse_xboard(&self, text: &str) -> Result<Move, MoveParseError> {
-        let malformed = || MoveParseError::Malformed(text.to_string());
-        let bytes = text.trim().as_bytes();
-        if bytes.len() == 4 && bytes[1] == b'@' {
-            let kind = PieceKind::from_letter(bytes[0] as char)
-                .filter(|k| *k != PieceKind::King)
-                .ok_or_else(malformed)?;
-            let to = parse_xboard_square(&bytes[2..4]).ok_or_else(malformed)?;
-            return self.checked(Move::drop(kind, to), text);
-        }
-        let promote = match bytes.len() {
-            4 => false,
-            5 if bytes[4] == b'+' => true,
-            5 if bytes[4] == b'=' => false,
-            _ => return Err(malformed()),
-        };
-        let from = parse_xboard_square(&bytes[0..2]).ok_or_else(malformed)?;
-        let to = parse_xboard_square(&bytes[2..4]).ok_or_else(malformed)?;
-        if from == to {
-            return Err(malformed());
-        }
-        self.checked(Move::board(from, to, promote), text)
-    }
-
-    /// Writes a move in xboard shogi notation: `+` for a promotion, `=` for a declined optional
-    /// promotion.
-    pub fn format_xboard(&self, m: Move) -> String {
-        if m.is_drop() {
-            return format!("{}@{}", m.drop_kind().letter(), xboard_square(m.to()));
-        }
-        let (from, to) = (m.from(), m.to());
-        let suffix = if m.is_promotion() {
-            "+"
-        } else {
-            let pc = self.piece_on(from);
-            let zone = zone(self.side_to_move_now());
-            let could = pc.is_some() && pc.kind().can_promote() && (zone.has(from) || zone.has(to));
-            if could {
-                "="
-            } else {
-                ""
-            }
-        };
-        format!("{}{}{}", xboard_square(from), xboard_square(to), suffix)
     }
 }

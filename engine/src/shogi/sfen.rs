@@ -308,4 +308,15 @@ impl Position {
         out.push_str(&(self.ply() + 1).to_string());
         out
     }
+
+    /// The same board, hands and rules with `side` to move (xboard's `white` / `black`); `None`
+    /// when that side cannot be to move (the other one would be in check).
+    pub fn with_side_to_move(&self, side: Side) -> Option<Position> {
+        let text = self.to_sfen();
+        let mut fields: Vec<&str> = text.split_whitespace().collect();
+        fields[1] = if side == Side::First { "b" } else { "w" };
+        let mut pos = Position::from_sfen(&fields.join(" ")).ok()?;
+        pos.set_rules(self.rules());
+        Some(pos)
+    }
 }

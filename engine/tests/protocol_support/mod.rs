@@ -128,6 +128,22 @@ impl Engine {
         got
     }
 
+    /// Sends `uci` or `usi` and reads up to its `uciok` / `usiok`; returns those lines.
+    pub fn handshake(&mut self, command: &str) -> Vec<String> {
+        self.send(command);
+        self.expect_prefix(&format!("{command}ok"), SEARCH)
+    }
+
+    /// Reads up to the next UCI/USI `bestmove`; returns its move, its ponder move and all the
+    /// lines read.
+    pub fn bestmove(&mut self) -> (String, Option<String>, Vec<String>) {
+        let lines = self.expect_prefix("bestmove", SEARCH);
+        let last = lines.last().expect("the bestmove line").clone();
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let ponder = (words.get(2) == Some(&"ponder")).then(|| words[3].to_string());
+        (words[1].to_string(), ponder, lines)
+    }
+
     /// `isready` → `readyok` as a barrier (UCI/USI); returns the lines before it.
     pub fn sync(&mut self) -> Vec<String> {
         self.send("isready");
@@ -219,6 +235,17 @@ pub fn assert_legal<G: sente::game::Game>(pos: &G, text: &str, engine: &Engine) 
         pos.to_text(),
         engine.tail()
     );
+}
+
+/// Fails unless the handshake `lines` declare every option in `names` (`option name N type ...`).
+pub fn assert_declares_options(lines: &[String], names: &[&str]) {
+    for name in names {
+        let prefix = format!("option name {name} type ");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "option {name} missing: {lines:?}"
+        );
+    }
 }
 
 /// Sends each malformed `position` command and checks it is answered with one `info string` and

@@ -3,9 +3,7 @@
 //! opponent, to move, has lost ("checkmate"). A full board without a line is a draw.
 
 use sente::eval::Evaluator;
-use sente::game::{
-    EndReason, Game, GameMove, GameResult, HistoryEntry, MoveParseError, Outcome, Side,
-};
+use sente::game::{Game, GameMove, HistoryEntry, MoveParseError, Outcome, Side};
 use sente::movelist::{ArrayMoveList, MoveList};
 use std::fmt;
 
@@ -224,22 +222,13 @@ impl Game for TicTacToe {
     }
     fn no_moves_outcome(&self) -> Outcome {
         if self.last_mover_won() {
-            Outcome {
-                result: GameResult::Loss,
-                reason: EndReason::Checkmate,
-            }
+            Outcome::CHECKMATED
         } else {
-            Outcome {
-                result: GameResult::Draw,
-                reason: EndReason::Stalemate,
-            }
+            Outcome::STALEMATE
         }
     }
     fn rule_outcome(&self, _: &[HistoryEntry], _: bool) -> Option<Outcome> {
-        self.last_mover_won().then_some(Outcome {
-            result: GameResult::Loss,
-            reason: EndReason::Checkmate,
-        })
+        self.last_mover_won().then_some(Outcome::CHECKMATED)
     }
     fn parse_move(&self, text: &str) -> Result<Cell, MoveParseError> {
         let n: u8 = text

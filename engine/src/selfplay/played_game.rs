@@ -185,9 +185,10 @@ pub enum GameEnd {
     TimeForfeit,
 }
 
-/// A finished game.
+/// A finished self-play game: its opening, the moves and scores played after it, and how it
+/// ended.
 #[derive(Clone, Debug)]
-pub struct GameRecord<G: Game> {
+pub struct PlayedGame<G: Game> {
     pub opening: Vec<G::Move>,
     pub moves: Vec<G::Move>,
     /// The mover's score for each of `moves`.
@@ -215,7 +216,7 @@ pub fn play_game<G: Game>(
     opening: &Opening<G>,
     players: [&mut dyn SelfPlayer<G>; 2],
     adjudication: &Adjudication,
-) -> GameRecord<G> {
+) -> PlayedGame<G> {
     let [first, second] = players;
     first.new_game();
     second.new_game();
@@ -223,7 +224,7 @@ pub fn play_game<G: Game>(
     let mut clock = GameClock::new([players[0].time_control(), players[1].time_control()]);
     let mut position = opening.position.clone();
     let mut history = opening.history.clone();
-    let mut record = GameRecord {
+    let mut record = PlayedGame {
         opening: opening.moves.clone(),
         moves: Vec::new(),
         scores: Vec::new(),
@@ -323,7 +324,7 @@ pub fn play_game<G: Game>(
 }
 
 /// Stamps the final clock readings on a finished game.
-fn finish<G: Game>(mut record: GameRecord<G>, clock: &Option<GameClock>) -> GameRecord<G> {
+fn finish<G: Game>(mut record: PlayedGame<G>, clock: &Option<GameClock>) -> PlayedGame<G> {
     if let Some(clock) = clock {
         record.clock_left_ms = clock.remaining_ms();
     }

@@ -1,19 +1,19 @@
 //! The game as a protocol session knows it: the position it started from, the moves played and
 //! every position in between, so that moves can be taken back and repetition rules see the
-//! whole history.
+//! whole history. Also the legal-move helpers the sessions use (never the search).
 
 use crate::game::{Game, HistoryEntry, Outcome};
 use crate::movelist::MoveList;
 
 /// A started game: positions[0] is the start, each move adds one position.
 #[derive(Clone, Debug)]
-pub struct GameRecord<G: Game> {
+pub struct MoveHistory<G: Game> {
     positions: Vec<G>,
     moves: Vec<G::Move>,
     history: Vec<HistoryEntry>,
 }
 
-impl<G: Game> GameRecord<G> {
+impl<G: Game> MoveHistory<G> {
     pub fn new(start: G) -> Self {
         let entry = entry_of(&start);
         Self {
@@ -21,6 +21,18 @@ impl<G: Game> GameRecord<G> {
             moves: Vec::new(),
             history: vec![entry],
         }
+    }
+
+    /// `start` with as many of `moves` played as are legal in turn (after a rule change).
+    pub fn replayed(start: G, moves: &[G::Move]) -> Self {
+        let mut history = Self::new(start);
+        for &m in moves {
+            if !history.current().is_legal_move(m) {
+                break;
+            }
+            history.push(m);
+        }
+        history
     }
 
     /// The position now on the board.

@@ -1,38 +1,22 @@
-//! The UCI session (chess), which also serves USI (shogi) as a dialect: the two protocols share
-//! their command set and differ in names, position syntax, clock sides, mate units and a few
-//! shogi-only commands (see `usi`).
+//! The UCI/USI session: UCI (chess) and USI (shogi) share their command set and differ in
+//! names, position syntax, clock sides, mate units and a few shogi-only commands (`usi` holds
+//! USI's own answers). One `UciUsiSession` serves both, as a `Dialect`; what it shares with CECP
+//! (options, evaluator, controller, the game on the board) is its `SessionCore`.
 
-use super::controller::{Controller, Finished, Reporter, SearchRequest};
-use super::go::{parse_go, GoDialect, MateRequest};
+use super::controller::{Answer, Finished, Job, Reporter, SearchRequest};
+use super::go::{parse_go, Dialect, MateRequest};
 use super::input::{rest_after, tokens, Event};
-use super::options::{split_setoption, uci_declaration, EngineSettings, OptionEffect, OptionTable};
+use super::move_history::{has_legal_move, legal_moves, MoveHistory};
+use super::options::{split_setoption, uci_declaration, OptionEffect, OptionError, OptionTable};
 use super::output::Output;
-use super::perft_job::PerftJob;
-use super::record::{has_legal_move, legal_moves, GameRecord};
-use super::{usi, Flow, Protocol, ProtocolGame};
+use super::session_core::{pv_text, SessionBase, SessionCore, Voice};
+use super::{usi, Flow, Protocol, ProtocolGame, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::game::{Game, GameResult};
 use crate::search::{Limits, Score, ScoreBound, SearchEvent, SearchInfo};
 use std::sync::mpsc::Sender;
-
-/// Engine name as both protocols report it.
-pub const ENGINE_NAME: &str = concat!("Sente ", env!("CARGO_PKG_VERSION"));
-pub const ENGINE_AUTHOR: &str = "the Sente developers";
-
-/// Which protocol the session speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    Uci,
-    Usi,
-}
+use std::time::Duration;
 
 impl Dialect {
-    fn go(self) -> GoDialect {
-        match self {
-            Dialect::Uci => GoDialect::Uci,
-            Dialect::Usi => GoDialect::Usi,
-        }
-    }
-
     fn options(self) -> OptionTable {
         match self {
             Dialect::Uci => OptionTable::UCI,
@@ -49,74 +33,54 @@ impl Dialect {
 }
 
 /// A UCI or USI session over game `G`.
-pub struct UciSession<G: ProtocolGame> {
+pub struct UciUsiSession<G: ProtocolGame> {
     dialect: Dialect,
-    out: Output,
-    settings: EngineSettings,
-    record: GameRecord<G>,
+    core: SessionCore<G>,
     /// The last accepted `position` line, replayed when rule options change.
     last_position: Option<String>,
     /// Why the last `position` command was refused (the engine kept the previous position,
     /// which the GUI no longer has): `go` says so, and `go mate` does not solve a stale problem.
     refused_position: Option<String>,
-    controller: Controller<G, G::Backend>,
     /// An answer that needed no search but must wait for `stop` / `ponderhit` (the root had no
     /// move during `go infinite` or `go ponder`).
     held_answer: Option<Vec<String>>,
-    /// USI `go mate` in progress.
-    mate_job: Option<usi::MateJob<G>>,
-    next_mate_id: u64,
-    /// `go perft` in progress.
-    perft_job: Option<PerftJob>,
-    next_perft_id: u64,
-    events: Sender<Event>,
-    /// The `EvalFile` value the backend's evaluator was last set from.
-    loaded_eval_file: String,
     debug: bool,
 }
 
-impl<G: ProtocolGame> UciSession<G> {
+impl<G: ProtocolGame> UciUsiSession<G> {
     pub fn new(dialect: Dialect, out: Output, events: Sender<Event>) -> Self {
-        let settings = EngineSettings::default();
-        let mut controller = Controller::new(G::new_backend(), events.clone());
-        controller.configure(settings.hash_mb, settings.threads);
-        let record = GameRecord::new(start_position::<G>(&settings));
+        let core = SessionCore::new(SessionBase {
+            out,
+            events,
+            settings: Default::default(),
+            voice: Voice::InfoString,
+        });
         Self {
             dialect,
-            out,
-            settings,
-            record,
+            core,
             last_position: None,
             refused_position: None,
-            controller,
             held_answer: None,
-            mate_job: None,
-            next_mate_id: 1,
-            perft_job: None,
-            next_perft_id: 1,
-            events,
-            loaded_eval_file: String::new(),
             debug: false,
         }
     }
 
-    /// The position the next `go` searches.
-    pub fn position(&self) -> &G {
-        self.record.current()
+    fn info(&self, text: &str) {
+        self.core.note(text);
     }
 
-    fn info(&self, text: &str) {
-        self.out.line(&format!("info string {text}"));
+    fn line(&self, text: &str) {
+        self.core.out.line(text);
     }
 
     fn identify(&self) {
-        self.out.line(&format!("id name {ENGINE_NAME}"));
-        self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+        self.line(&format!("id name {ENGINE_NAME}"));
+        self.line(&format!("id author {ENGINE_AUTHOR}"));
         let usi = self.dialect == Dialect::Usi;
         for def in self.dialect.options().declared() {
-            self.out.line(&uci_declaration(def, usi));
+            self.line(&uci_declaration(def, usi));
         }
-        self.out.line(&format!("{}ok", self.dialect.name()));
+        self.line(&format!("{}ok", self.dialect.name()));
     }
 
     fn set_option(&mut self, line: &str) {
@@ -124,67 +88,37 @@ impl<G: ProtocolGame> UciSession<G> {
             self.info("setoption needs: setoption name <id> [value <x>]");
             return;
         };
-        match self
-            .dialect
-            .options()
-            .apply(&mut self.settings, name, value)
-        {
-            Ok(OptionEffect::None) => {}
-            Ok(OptionEffect::ClearHash) => self.controller.clear(),
+        match self.core.apply_option(self.dialect.options(), name, value) {
             Ok(OptionEffect::RulesChanged) => self.replay_position(),
-            Err(super::options::OptionError::Unknown(_)) if self.dialect == Dialect::Usi => {
+            Ok(OptionEffect::None | OptionEffect::ClearHash) => {}
+            Err(OptionError::Unknown(_)) if self.dialect == Dialect::Usi => {
                 // USI: GUIs send options the engine never declared; ignore them silently.
             }
-            Err(super::options::OptionError::Unknown(name)) => {
-                self.info(&format!("No such option: {name}"));
-            }
+            Err(OptionError::Unknown(name)) => self.info(&format!("No such option: {name}")),
             Err(error) => self.info(&format!("{error}; value ignored")),
-        }
-        self.controller
-            .configure(self.settings.hash_mb, self.settings.threads);
-    }
-
-    /// Loads the evaluator `EvalFile` asks for, if it changed (at `isready` and before `go`).
-    fn sync_evaluator(&mut self) {
-        let wanted = self.settings.eval_file.clone();
-        if wanted == self.loaded_eval_file {
-            return;
-        }
-        let Some(result) = self
-            .controller
-            .with_idle_backend(|backend| G::load_evaluator(backend, &wanted))
-        else {
-            return; // searching: retried at the next isready or go
-        };
-        match result {
-            Ok(description) => self.info(&format!("Using {description}")),
-            Err(error) => self.info(&format!("EvalFile: {error}; evaluation unchanged")),
-        }
-        self.loaded_eval_file = wanted;
-    }
-
-    /// Allocates a changed hash size or thread count and clears tables now (at `isready`), so
-    /// that the next search does not pay for them on its clock; reports what failed.
-    fn prepare_backend(&mut self) {
-        for problem in self.controller.prepare() {
-            self.info(&problem);
         }
     }
 
     fn replay_position(&mut self) {
         match self.last_position.clone() {
             Some(line) => self.set_position(&line),
-            None => self.record = GameRecord::new(start_position::<G>(&self.settings)),
+            None => self.core.history = MoveHistory::new(self.core.start_position()),
         }
     }
 
     fn new_game(&mut self) {
         self.finish_search();
-        self.controller.clear();
-        self.prepare_backend();
-        self.record = GameRecord::new(start_position::<G>(&self.settings));
+        self.core.controller.clear();
+        self.core.prepare_backend();
+        self.core.history = MoveHistory::new(self.core.start_position());
         self.last_position = None;
         self.refused_position = None;
+    }
+
+    /// Refuses a `position` command: the previous position stays.
+    fn refuse_position(&mut self, message: &str, why: String) {
+        self.info(&format!("{message}; position unchanged"));
+        self.refused_position = Some(why);
     }
 
     /// `position startpos|fen|sfen ... [moves ...]`. A bad position leaves the old one; moves
@@ -198,26 +132,23 @@ impl<G: ProtocolGame> UciSession<G> {
             Some(i) => (&args[..i], &args[i + 1..]),
             None => (args, &[][..]),
         };
+        let rules = self.core.settings.rules;
         let start = match setup.first().map(|t| t.to_ascii_lowercase()) {
-            Some(kind) if kind == "startpos" && setup.len() == 1 => {
-                start_position::<G>(&self.settings)
-            }
+            Some(kind) if kind == "startpos" && setup.len() == 1 => self.core.start_position(),
             Some(kind) if (kind == "fen" || kind == "sfen") && setup.len() > 1 => {
                 match G::from_text(&setup[1..].join(" ")) {
-                    Ok(pos) if pos.rules_conflict(&self.settings.rules).is_some() => {
-                        let why = pos.rules_conflict(&self.settings.rules).unwrap_or_default();
-                        self.info(&format!("Invalid position: {why}; position unchanged"));
-                        self.refused_position = Some(why);
-                        return;
-                    }
-                    Ok(mut pos) => {
-                        pos.apply_rules(&self.settings.rules);
-                        pos
-                    }
+                    Ok(mut pos) => match pos.rules_conflict(&rules) {
+                        Some(why) => {
+                            return self.refuse_position(&format!("Invalid position: {why}"), why)
+                        }
+                        None => {
+                            pos.apply_rules(&rules);
+                            pos
+                        }
+                    },
                     Err(error) => {
-                        self.info(&format!("Invalid position: {error}; position unchanged"));
-                        self.refused_position = Some(error.to_string());
-                        return;
+                        let why = error.to_string();
+                        return self.refuse_position(&format!("Invalid position: {why}"), why);
                     }
                 }
             }
@@ -227,17 +158,16 @@ impl<G: ProtocolGame> UciSession<G> {
                 } else {
                     "sfen"
                 };
-                self.info(&format!(
-                    "Invalid position command: expected 'startpos' or '{keyword} <text>'; position unchanged"
-                ));
-                self.refused_position = Some("not a position command".to_string());
-                return;
+                return self.refuse_position(
+                    &format!("Invalid position command: expected 'startpos' or '{keyword} <text>'"),
+                    "not a position command".to_string(),
+                );
             }
         };
-        let mut record = GameRecord::new(start);
+        let mut history = MoveHistory::new(start);
         for (index, text) in moves.iter().enumerate() {
-            match record.current().parse_move(text) {
-                Ok(m) => record.push(m),
+            match history.current().parse_move(text) {
+                Ok(m) => history.push(m),
                 Err(error) => {
                     self.info(&format!(
                         "{error} at move {}; position set up to the move before",
@@ -247,15 +177,15 @@ impl<G: ProtocolGame> UciSession<G> {
                 }
             }
         }
-        self.record = record;
+        self.core.history = history;
         self.last_position = Some(line.to_string());
         self.refused_position = None;
     }
 
     fn go(&mut self, args: &[&str]) {
         self.finish_search();
-        self.sync_evaluator();
-        let dialect = self.dialect.go();
+        self.core.sync_evaluator();
+        let dialect = self.dialect;
         let (params, warnings) = parse_go(args, dialect);
         for warning in warnings {
             self.info(&warning);
@@ -267,31 +197,35 @@ impl<G: ProtocolGame> UciSession<G> {
                 self.info(&format!(
                     "go mate: the last position was refused ({why}); not solving the previous one"
                 ));
-                self.out.line("checkmate timeout");
+                self.line("checkmate timeout");
                 return;
             }
             self.info(&format!(
                 "the last position was refused ({why}); searching the previous position"
             ));
         }
-        let root = self.record.current().clone();
+        let root = self.core.history.current().clone();
         if let Some(depth) = params.perft {
             if let Err(message) = crate::perft::check_depth(depth) {
                 self.info(&message);
                 return;
             }
-            let id = self.next_perft_id;
-            self.next_perft_id += 1;
-            let job = PerftJob::start(root, depth, self.out.clone(), id, self.events.clone());
-            self.perft_job = Some(job);
+            let out = self.core.out.clone();
+            let lines = Box::new(move |line: &str| out.line(line));
+            self.start(Job::Perft { root, depth, lines });
             return;
         }
         if let (Dialect::Usi, Some(request)) = (self.dialect, params.mate) {
-            let id = self.next_mate_id;
-            self.next_mate_id += 1;
-            let table_mb = self.settings.hash_mb;
-            let job = usi::MateJob::start(root, request, table_mb, id, self.events.clone());
-            self.mate_job = Some(job);
+            let time_limit = match request {
+                MateRequest::TimeMs(ms) => Some(Duration::from_millis(ms)),
+                MateRequest::Moves(_) | MateRequest::Infinite => None,
+            };
+            let table_mb = self.core.settings.hash_mb;
+            self.start(Job::Mate {
+                root,
+                time_limit,
+                table_mb,
+            });
             return;
         }
         let hold = params.ponder || params.is_unbounded(dialect);
@@ -313,7 +247,7 @@ impl<G: ProtocolGame> UciSession<G> {
             if hold {
                 self.held_answer = Some(lines);
             } else {
-                lines.iter().for_each(|l| self.out.line(l));
+                lines.iter().for_each(|l| self.line(l));
             }
             return;
         }
@@ -336,21 +270,27 @@ impl<G: ProtocolGame> UciSession<G> {
             clock: params.clock(dialect),
             search_moves,
         };
+        let settings = &self.core.settings;
         let request = SearchRequest {
             root: root.clone(),
-            history: self.record.history().to_vec(),
+            history: self.core.history.history().to_vec(),
             limits,
-            options: self.settings.search_options(),
+            options: settings.search_options(),
             ponder: params.ponder,
             reporter: info_reporter(
                 self.dialect,
-                self.out.clone(),
+                self.core.out.clone(),
                 root,
-                self.settings.search.show_wdl,
+                settings.search.show_wdl,
             ),
         };
-        self.prepare_backend();
-        let (_, previous) = self.controller.start(request);
+        self.core.prepare_backend();
+        self.start(Job::Search(Box::new(request)));
+    }
+
+    /// Starts a job on the controller (printing the answer of one still running).
+    fn start(&mut self, job: Job<G>) {
+        let (_, previous) = self.core.controller.start(job);
         if let Some(previous) = previous {
             self.print_answer(previous);
         }
@@ -372,10 +312,21 @@ impl<G: ProtocolGame> UciSession<G> {
         }
     }
 
-    fn print_answer(&self, finished: Finished<G>) {
+    /// Prints what an ended job answers: `bestmove ...`, `checkmate ...`, or nothing more for a
+    /// completed perft (it printed its own lines).
+    fn print_answer(&self, answer: Answer<G>) {
+        match answer {
+            Answer::Search(finished) => self.print_bestmove(finished),
+            Answer::Mate { root, answer } => self.line(&usi::checkmate_line(&root, &answer)),
+            Answer::Perft { completed: true } => {}
+            Answer::Perft { completed: false } => self.info("perft stopped before it finished"),
+        }
+    }
+
+    fn print_bestmove(&self, finished: Finished<G>) {
         let root = &finished.root;
         if self.dialect == Dialect::Usi && finished.result.declare_win && root.can_declare_win() {
-            self.out.line("bestmove win");
+            self.line("bestmove win");
             return;
         }
         let best = finished.result.best.filter(|&m| root.is_legal_move(m));
@@ -389,9 +340,7 @@ impl<G: ProtocolGame> UciSession<G> {
                 }
                 Some(&m) => m,
                 None => {
-                    self.no_move_answer(root)
-                        .iter()
-                        .for_each(|l| self.out.line(l));
+                    self.no_move_answer(root).iter().for_each(|l| self.line(l));
                     return;
                 }
             },
@@ -404,37 +353,31 @@ impl<G: ProtocolGame> UciSession<G> {
                 line.push_str(&format!(" ponder {}", child.format_move(ponder)));
             }
         }
-        self.out.line(&line);
+        self.line(&line);
     }
 
-    /// Ends the running search (printing its answer) and prints any held answer.
+    /// Ends the running job (printing its answer) and prints any held answer.
     fn finish_search(&mut self) {
-        if let Some(job) = self.perft_job.take() {
-            job.finish();
-        }
-        if let Some(job) = self.mate_job.take() {
-            self.out.line(&job.finish());
-        }
-        if let Some(finished) = self.controller.stop() {
-            self.print_answer(finished);
+        if let Some(answer) = self.core.controller.stop() {
+            self.print_answer(answer);
         }
         if let Some(lines) = self.held_answer.take() {
-            lines.iter().for_each(|l| self.out.line(l));
+            lines.iter().for_each(|l| self.line(l));
         }
     }
 
     fn ponderhit(&mut self) {
         if let Some(lines) = self.held_answer.take() {
-            lines.iter().for_each(|l| self.out.line(l));
+            lines.iter().for_each(|l| self.line(l));
             return;
         }
-        if let Some(finished) = self.controller.ponderhit() {
-            self.print_answer(finished);
+        if let Some(answer) = self.core.controller.ponderhit() {
+            self.print_answer(answer);
         }
     }
 }
 
-impl<G: ProtocolGame> Protocol for UciSession<G> {
+impl<G: ProtocolGame> Protocol for UciUsiSession<G> {
     fn handle_line(&mut self, line: &str) -> Flow {
         let words = tokens(line);
         let Some(&command) = words.first() else {
@@ -447,15 +390,15 @@ impl<G: ProtocolGame> Protocol for UciSession<G> {
         match (command, self.dialect) {
             ("uci", Dialect::Uci) | ("usi", Dialect::Usi) => self.identify(),
             ("isready", _) => {
-                self.sync_evaluator();
-                self.prepare_backend();
-                self.out.line("readyok");
+                self.core.sync_evaluator();
+                self.core.prepare_backend();
+                self.line("readyok");
             }
             ("debug", _) => self.debug = args.first() != Some(&"off"),
             ("setoption", _) => self.set_option(line),
             ("register", _) => {
-                self.out.line("registration checking");
-                self.out.line("registration ok");
+                self.line("registration checking");
+                self.line("registration ok");
             }
             ("ucinewgame", Dialect::Uci) | ("usinewgame", Dialect::Usi) => self.new_game(),
             ("position", _) => self.set_position(line),
@@ -464,14 +407,11 @@ impl<G: ProtocolGame> Protocol for UciSession<G> {
             ("ponderhit", _) => self.ponderhit(),
             ("gameover", Dialect::Usi) => self.finish_search(),
             ("quit", _) => return Flow::Quit,
-            ("d", _) => {
-                let text = self.record.current().to_text();
-                self.info(&text);
-            }
+            ("d", _) => self.info(&self.core.history.current().to_text()),
             _ => {
                 let text = format!("Unknown command: '{}'", line.trim());
                 match self.dialect {
-                    Dialect::Uci => self.out.line(&text),
+                    Dialect::Uci => self.line(&text),
                     Dialect::Usi => self.info(&text),
                 }
             }
@@ -479,27 +419,9 @@ impl<G: ProtocolGame> Protocol for UciSession<G> {
         Flow::Continue
     }
 
-    fn search_done(&mut self, id: u64) -> Flow {
-        if let Some(finished) = self.controller.on_search_done(id) {
-            self.print_answer(finished);
-        }
-        Flow::Continue
-    }
-
-    fn mate_done(&mut self, id: u64) -> Flow {
-        if self.mate_job.as_ref().is_some_and(|job| job.id == id) {
-            if let Some(job) = self.mate_job.take() {
-                self.out.line(&job.finish());
-            }
-        }
-        Flow::Continue
-    }
-
-    fn perft_done(&mut self, id: u64) -> Flow {
-        if self.perft_job.as_ref().is_some_and(|job| job.id == id) {
-            if let Some(job) = self.perft_job.take() {
-                job.finish();
-            }
+    fn job_done(&mut self, id: u64) -> Flow {
+        if let Some(answer) = self.core.controller.on_job_done(id) {
+            self.print_answer(answer);
         }
         Flow::Continue
     }
@@ -507,13 +429,6 @@ impl<G: ProtocolGame> Protocol for UciSession<G> {
     fn shutdown(&mut self) {
         self.finish_search();
     }
-}
-
-/// The standard start position with the session's rules applied.
-fn start_position<G: ProtocolGame>(settings: &EngineSettings) -> G {
-    let mut pos = G::startpos();
-    pos.apply_rules(&settings.rules);
-    pos
 }
 
 /// Prints `info` lines for search progress.
@@ -537,7 +452,7 @@ fn info_reporter<G: ProtocolGame>(
 }
 
 /// One `info ... pv ...` line.
-pub fn info_line<G: Game>(
+fn info_line<G: Game>(
     dialect: Dialect,
     root: &G,
     info: &SearchInfo<G::Move>,
@@ -574,29 +489,11 @@ pub fn info_line<G: Game>(
 }
 
 /// UCI score: centipawns, or mate in full moves.
-pub fn uci_score_text(score: Score) -> String {
+fn uci_score_text(score: Score) -> String {
     match score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::MatePlies(plies) => format!("mate {}", Score::mate_moves(plies)),
     }
-}
-
-/// Formats the legal prefix of a PV, each move in the position where it is played.
-pub fn pv_text<G: Game>(
-    root: &G,
-    pv: &[G::Move],
-    format: impl Fn(&G, G::Move) -> String,
-) -> String {
-    let mut pos = root.clone();
-    let mut words = Vec::with_capacity(pv.len());
-    for &m in pv {
-        if !pos.is_legal_move(m) {
-            break;
-        }
-        words.push(format(&pos, m));
-        pos.make_move(m);
-    }
-    words.join(" ")
 }
 
 #[cfg(test)]
