@@ -169,44 +169,7 @@ enum Command {
     },
     /// Tune the search parameters by SPSA over fixed-node self-play (resumable from --state);
     /// prints the tuned values for `match --a-params`.
-    Spsa {
-        #[arg(long)]
-        game: GameKind,
-        /// Both sides' evaluator: `classical`, `default` or a net file.
-        #[arg(long, default_value = "default")]
-        eval: String,
-        /// Parameters to tune, comma-separated (all when left out); see `--list`.
-        #[arg(long, value_delimiter = ',')]
-        params: Vec<String>,
-        /// List the parameters with their defaults, ranges and steps, and exit.
-        #[arg(long)]
-        list: bool,
-        /// Start from these values instead of the defaults (`name=value,...`).
-        #[arg(long, default_value = "")]
-        start: String,
-        #[arg(long, default_value_t = 1000)]
-        iterations: u64,
-        /// Game pairs per iteration.
-        #[arg(long, default_value_t = 2)]
-        pairs: usize,
-        /// Node limit per move.
-        #[arg(long, default_value_t = 5000)]
-        nodes: u64,
-        /// Games played at once.
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// The learning rate at the end of the run (a_N / c_N², OpenBench's R_end).
-        #[arg(long, default_value_t = 0.002)]
-        learning_rate: f64,
-        /// Random plies of each game pair's opening.
-        #[arg(long, default_value_t = 8)]
-        random_plies: u32,
-        /// State file: resumed when it exists, rewritten after every iteration.
-        #[arg(long, default_value = "spsa.txt")]
-        state: PathBuf,
-    },
+    Spsa(datagen::tune::SpsaSettings),
     /// Data pools: directories of verified datagen files with a manifest (pool.tsv).
     Pool {
         #[command(subcommand)]
@@ -416,46 +379,12 @@ fn main() -> Result<()> {
                 &split,
             ))
         }
-        Command::Spsa {
-            game,
-            eval,
-            params,
-            list,
-            start,
-            iterations,
-            pairs,
-            nodes,
-            threads,
-            seed,
-            learning_rate,
-            random_plies,
-            state,
-        } => {
-            if list {
-                println!("name\tdefault\tmin\tmax\tstep");
-                for spec in SearchParams::SPECS {
-                    println!(
-                        "{}\t{}\t{}\t{}\t{}",
-                        spec.name, spec.default, spec.min, spec.max, spec.step
-                    );
-                }
-                return Ok(());
-            }
-            let settings = datagen::tune::SpsaSettings {
-                eval,
-                names: params,
-                start,
-                iterations,
-                pairs,
-                nodes,
-                threads,
-                seed,
-                learning_rate,
-                random_plies,
-                state,
-            };
+        Command::Spsa(settings) => {
             let mut out = std::io::stdout().lock();
-            dispatch_game!(game, G => datagen::tune::run_spsa::<G>(&settings, &mut out))
+            if settings.list {
+                return Ok(datagen::tune::print_parameter_list(&mut out)?);
+            }
+            dispatch_game!(settings.game, G => datagen::tune::run_spsa::<G>(&settings, &mut out))
         }
         Command::Pool { command } => match command {
             PoolCommand::Add {

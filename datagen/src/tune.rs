@@ -6,30 +6,64 @@
 
 use crate::players::DatagenGame;
 use anyhow::{bail, Context, Result};
+use sente::game::GameKind;
 use sente::search::SearchParams;
 use sente::selfplay::{run_match, MatchConfig, PlayerConfig, Spsa};
 use std::io::Write;
 use std::path::PathBuf;
 
-/// What `datagen spsa` was asked to do.
-#[derive(Clone, Debug)]
+/// What `datagen spsa` was asked to do (its command-line arguments).
+#[derive(Clone, Debug, clap::Args)]
 pub struct SpsaSettings {
-    /// `classical`, `default` or a net file: both sides' evaluator.
+    #[arg(long)]
+    pub game: GameKind,
+    /// Both sides' evaluator: `classical`, `default` or a net file.
+    #[arg(long, default_value = "default")]
     pub eval: String,
-    /// Parameters to tune (all when empty).
+    /// Parameters to tune, comma-separated (all when left out); see `--list`.
+    #[arg(long = "params", value_delimiter = ',')]
     pub names: Vec<String>,
-    /// Starting point, as `SearchParams::with_changes` takes it.
+    /// List the parameters with their defaults, ranges and steps, and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// Start from these values instead of the defaults (`name=value,...`).
+    #[arg(long, default_value = "")]
     pub start: String,
+    #[arg(long, default_value_t = 1000)]
     pub iterations: u64,
     /// Game pairs per iteration.
+    #[arg(long, default_value_t = 2)]
     pub pairs: usize,
+    /// Node limit per move.
+    #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The learning rate at the end of the run (a_N / c_N², OpenBench's R_end).
+    #[arg(long, default_value_t = 0.002)]
     pub learning_rate: f64,
+    /// Random plies of each game pair's opening.
+    #[arg(long, default_value_t = 8)]
     pub random_plies: u32,
-    /// The state file: read when it exists (resume), rewritten after each iteration.
+    /// State file: resumed when it exists, rewritten after every iteration.
+    #[arg(long, default_value = "spsa.txt")]
     pub state: PathBuf,
+}
+
+/// The parameter table `datagen spsa --list` prints.
+pub fn print_parameter_list(out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "name\tdefault\tmin\tmax\tstep")?;
+    for spec in SearchParams::SPECS {
+        writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}",
+            spec.name, spec.default, spec.min, spec.max, spec.step
+        )?;
+    }
+    Ok(())
 }
 
 /// Runs (or resumes) the tuning and prints one line per iteration and the result.

@@ -4,25 +4,23 @@
 use sente::bench::{run_bench, run_bench_file, BenchError, BenchEval};
 use sente::search::SearchFeatures;
 
+/// A classical bench of `game` at `depth` with the default search, its report written to `out`.
+fn classical_bench(game: &str, depth: u32, out: &mut Vec<u8>) -> sente::bench::BenchSummary {
+    run_bench(
+        game,
+        Some(depth),
+        BenchEval::Classical,
+        SearchFeatures::default(),
+        out,
+    )
+    .unwrap()
+}
+
 #[test]
 fn chess_bench_is_deterministic() {
     let mut out = Vec::new();
-    let a = run_bench(
-        "chess",
-        Some(5),
-        BenchEval::Classical,
-        SearchFeatures::default(),
-        &mut out,
-    )
-    .unwrap();
-    let b = run_bench(
-        "chess",
-        Some(5),
-        BenchEval::Classical,
-        SearchFeatures::default(),
-        &mut Vec::new(),
-    )
-    .unwrap();
+    let a = classical_bench("chess", 5, &mut out);
+    let b = classical_bench("chess", 5, &mut Vec::new());
     assert_eq!(a.nodes, b.nodes);
     assert!(a.positions >= 40);
     let text = String::from_utf8(out).unwrap();
@@ -31,22 +29,8 @@ fn chess_bench_is_deterministic() {
 
 #[test]
 fn shogi_bench_is_deterministic() {
-    let a = run_bench(
-        "shogi",
-        Some(4),
-        BenchEval::Classical,
-        SearchFeatures::default(),
-        &mut Vec::new(),
-    )
-    .unwrap();
-    let b = run_bench(
-        "shogi",
-        Some(4),
-        BenchEval::Classical,
-        SearchFeatures::default(),
-        &mut Vec::new(),
-    )
-    .unwrap();
+    let a = classical_bench("shogi", 4, &mut Vec::new());
+    let b = classical_bench("shogi", 4, &mut Vec::new());
     assert_eq!(a.nodes, b.nodes);
     assert!(a.positions >= 40);
 }
