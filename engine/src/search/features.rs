@@ -1,6 +1,8 @@
 //! Switches for individual search techniques. All on by default; turning one off is how a
 //! self-play run measures what it is worth.
 
+use super::change_list::split_changes;
+
 /// Which optional techniques the search uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchFeatures {
@@ -131,10 +133,8 @@ impl SearchFeatures {
     /// These switches changed by a comma-separated list of `name=on|off` (e.g.
     /// `correction_history=off,null_move=off`); an empty list changes nothing.
     pub fn with_changes(mut self, changes: &str) -> Result<Self, String> {
-        for change in changes.split(',').map(str::trim).filter(|c| !c.is_empty()) {
-            let (name, value) = change
-                .split_once('=')
-                .ok_or_else(|| format!("`{change}`: expected name=on or name=off"))?;
+        for (name, value) in split_changes(changes, "name=on or name=off")? {
+            let change = format!("{name}={value}");
             let value = match value {
                 "on" | "true" | "1" => true,
                 "off" | "false" | "0" => false,

@@ -7,6 +7,7 @@
 //! relays progress events to the `report` callback.
 
 pub mod alpha_beta;
+pub mod change_list;
 pub mod correction;
 pub mod features;
 pub mod history;

@@ -3,6 +3,8 @@
 //! is the engine's search; a tuner (`datagen spsa`) or a match (`datagen match --a-params`)
 //! changes named values, so one binary measures or tunes them.
 
+use super::change_list::split_changes;
+
 /// One tunable constant: its name, default, the range a tuner may move it in, and the SPSA
 /// perturbation at the end of a tuning run (`step`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,13 +141,11 @@ impl SearchParams {
     /// `rfp_margin=90,lmr_base=70`); an empty list changes nothing. Values outside a
     /// parameter's range are refused.
     pub fn with_changes(mut self, changes: &str) -> Result<Self, String> {
-        for change in changes.split(',').map(str::trim).filter(|c| !c.is_empty()) {
-            let (name, value) = change
-                .split_once('=')
-                .ok_or_else(|| format!("`{change}`: expected name=value"))?;
+        for (name, value) in split_changes(changes, "name=value")? {
+            let change = format!("{name}={value}");
             let spec = Self::SPECS
                 .iter()
-                .find(|spec| spec.name == name.trim())
+                .find(|spec| spec.name == name)
                 .ok_or_else(|| {
                     let known: Vec<_> = Self::SPECS.iter().map(|s| s.name).collect();
                     format!(
@@ -154,7 +154,6 @@ impl SearchParams {
                     )
                 })?;
             let value: i32 = value
-                .trim()
                 .parse()
                 .map_err(|_| format!("`{change}`: the value must be an integer"))?;
             if !(spec.min..=spec.max).contains(&value) {
