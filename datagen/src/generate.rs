@@ -350,7 +350,7 @@ fn play_one<G: DatagenGame, E: Evaluator<G> + Sync>(
 }
 
 /// The settings file inside a run's output directory (beside `DATA_FILE`).
-fn manifest_path(out: &Path) -> PathBuf {
+pub(crate) fn manifest_path(out: &Path) -> PathBuf {
     out.join("run.txt")
 }
 
@@ -378,7 +378,7 @@ struct Repair {
 }
 
 /// The first `OUT/data.bin.damaged-<n>` that does not exist yet.
-fn quarantine_path(data: &Path) -> PathBuf {
+pub(crate) fn quarantine_path(data: &Path) -> PathBuf {
     let name = data.file_name().map_or_else(
         || DATA_FILE.to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -390,7 +390,7 @@ fn quarantine_path(data: &Path) -> PathBuf {
 }
 
 /// Writes `bytes` to a new file and syncs it.
-fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
     let mut file = OpenOptions::new()
         .write(true)
         .create_new(true)

@@ -1,6 +1,7 @@
 //! Sente's self-play data: the generator and match runner built on the engine's self-play
-//! harness, data pools, and inspection tools. The training-data format itself (chunks, stored
-//! games, readers, pool manifests) is the `sente-data` crate, shared with the tuner.
+//! harness, rescoring with a newer evaluator, data pools, and inspection tools. The training-data
+//! format itself (chunks, stored games, readers, pool manifests) is the `sente-data` crate, shared
+//! with the tuner.
 
 pub mod book;
 pub mod digest;
@@ -10,5 +11,6 @@ pub mod match_result;
 pub mod players;
 pub mod pool;
 pub mod progress;
+pub mod rescore;
 pub mod run_info;
 pub mod tune;

@@ -76,6 +76,10 @@ enum Command {
         #[arg(long, value_name = "I/N")]
         shard: Option<Shard>,
     },
+    /// Re-label the scores of existing data (files, run directories, pools) with EVALUATOR at
+    /// --nodes per position into OUT/data.bin (resumes a killed rescoring with the same
+    /// arguments); `pool add` takes OUT.
+    Rescore(datagen::rescore::RescoreSettings),
     /// Games, positions, results and histograms of data files.
     Stats {
         #[arg(long)]
@@ -295,6 +299,10 @@ fn main() -> Result<()> {
                 bail!("--dfrc is for chess");
             }
             dispatch_game!(game, G => run_for::<G>(config, book, shard, threads, out))
+        }
+        Command::Rescore(settings) => {
+            dispatch_game!(settings.game, G => datagen::rescore::rescore::<G>(&settings))?;
+            Ok(())
         }
         Command::Stats { game, files } => {
             dispatch_game!(game, G => print_stats::<G>(&files))

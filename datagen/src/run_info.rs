@@ -192,7 +192,8 @@ pub fn read_indexed_games(
             };
             bail!("{}: {error}", data.display());
         }
-        let (info, games) = read_chunk(&map, info.offset)?;
+        let (info, games) =
+            read_chunk(&map, info.offset).map_err(|e| anyhow!("{}: {e}", data.display()))?;
         if info.first_game != next {
             bail!(
                 "{}: chunk at byte {} starts at game {}, expected {next} (chunks must be contiguous)",

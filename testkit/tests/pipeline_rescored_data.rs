@@ -1,0 +1,42 @@
+//! Data rescored with a net (`datagen rescore`) joins a pool and the tuner reads it: the same
+//! positions as the source, with the new scores as targets.
+
+mod support;
+
+use datagen::pool::{add, AddOptions};
+use datagen::rescore::{rescore, RescoreSettings};
+use sente::chess::Position;
+use sente::game::GameKind;
+use std::path::Path;
+use support::{eval_args, TUNER};
+
+const NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../nets/chess-default.nnue");
+
+fn eval_on(data: &[&Path]) -> String {
+    TUNER.ok(&eval_args("classical", data))
+}
+
+#[test]
+fn a_rescored_pool_reads_as_the_source_positions_with_new_targets() {
+    let dir = support::scratch("tuner", "rescored");
+    let source = support::chess_data(&dir.join("run"), 12, 200, 3);
+    let settings = RescoreSettings {
+        game: GameKind::Chess,
+        net: NET.to_string(),
+        nodes: 100,
+        threads: 2,
+        out: dir.join("rescored"),
+        inputs: vec![dir.join("run")],
+    };
+    let summary = rescore::<Position>(&settings).unwrap();
+    assert_eq!(summary.games, 12);
+    let pool = dir.join("pool");
+    add::<Position>(&pool, &[dir.join("rescored")], &AddOptions::default()).unwrap();
+
+    let before = eval_on(&[&source]);
+    let after = eval_on(&[&pool]);
+    assert!(after.contains("positions"), "{after}");
+    assert_eq!(after, eval_on(&[&dir.join("rescored")]));
+    assert_ne!(after, before, "the targets changed");
+    let _ = std::fs::remove_dir_all(&dir);
+}
