@@ -15,7 +15,8 @@ use sente::dispatch_game;
 use sente::game::GameKind;
 use sente::search::{SearchFeatures, SearchParams, Searcher};
 use sente::selfplay::{
-    run_match_with_openings, Adjudication, MatchConfig, PlayerConfig, Sprt, TimeControl,
+    run_match_with_openings, Adjudication, MatchConfig, MatchReport, PlayerConfig, Sprt,
+    TimeControl,
 };
 use sente_data::chunk::game_kind;
 use sente_data::pool::Pool;
@@ -366,6 +367,7 @@ fn main() -> Result<()> {
                 seed,
                 adjudication: Adjudication::default(),
                 sprt: sprt.as_deref().map(parse_sprt).transpose()?,
+                on_pair: Some(print_match_progress),
             };
             let limits = MoveLimits {
                 nodes,
@@ -551,4 +553,12 @@ fn match_for<G: DatagenGame>(
         result.write(path)?;
     }
     Ok(())
+}
+
+/// Progress of a running match on stderr, every `MATCH_PROGRESS_PAIRS` game pairs.
+fn print_match_progress(report: &MatchReport) {
+    const MATCH_PROGRESS_PAIRS: u64 = 10;
+    if report.pentanomial.pairs() % MATCH_PROGRESS_PAIRS == 0 {
+        eprintln!("match: {}", report.progress_line());
+    }
 }

@@ -127,3 +127,32 @@ fn perfect_against_shallow_until_decided(concurrency: usize, seed: u64) {
     assert_eq!(verdict, sente::selfplay::SprtVerdict::AcceptH1, "{report}");
     assert!(llr >= 2.94, "{report}");
 }
+
+/// Pairs and games `record_progress` has seen (one match in this binary uses it).
+static PROGRESS_CALLS: AtomicUsize = AtomicUsize::new(0);
+static PROGRESS_LAST_GAMES: AtomicUsize = AtomicUsize::new(0);
+
+fn record_progress(report: &sente::selfplay::MatchReport) {
+    let calls = PROGRESS_CALLS.fetch_add(1, Ordering::SeqCst) + 1;
+    assert_eq!(report.wdl.games(), 2 * calls as u64, "{}", report.progress_line());
+    assert_eq!(report.first_name, "perfect");
+    PROGRESS_LAST_GAMES.store(report.wdl.games() as usize, Ordering::SeqCst);
+}
+
+#[test]
+fn progress_sees_the_running_totals_after_every_pair() {
+    let config = MatchConfig {
+        pairs: 6,
+        concurrency: 2,
+        opening_plies: 2,
+        seed: 11,
+        on_pair: Some(record_progress),
+        ..MatchConfig::default()
+    };
+    let [perfect, shallow] = perfect_and_shallow();
+    let report = run_match(&TicTacToe::startpos(), &perfect, &shallow, &config, &|_| {});
+    assert_eq!(PROGRESS_CALLS.load(Ordering::SeqCst), 6);
+    assert_eq!(PROGRESS_LAST_GAMES.load(Ordering::SeqCst), 12);
+    assert_eq!(report.wdl.games(), 12);
+    assert!(report.progress_line().starts_with("12 games, W "), "{}", report.progress_line());
+}

@@ -29,6 +29,9 @@ pub struct MatchConfig {
     pub adjudication: Adjudication,
     /// Stop as soon as the test is decided.
     pub sprt: Option<Sprt>,
+    /// Called with the running totals after every counted game pair (one call at a time), e.g.
+    /// to print progress; `None`: silent.
+    pub on_pair: Option<fn(&MatchReport)>,
 }
 
 impl Default for MatchConfig {
@@ -40,6 +43,7 @@ impl Default for MatchConfig {
             seed: 1,
             adjudication: Adjudication::default(),
             sprt: None,
+            on_pair: None,
         }
     }
 }
@@ -85,6 +89,25 @@ impl MatchReport {
             sprt,
             time_forfeits,
         }
+    }
+}
+
+impl MatchReport {
+    /// The running totals on one line (games, W/D/L, Elo, LLR), for progress output.
+    pub fn progress_line(&self) -> String {
+        let mut line = format!(
+            "{} games, W {} D {} L {}, Elo {:+.1} ± {:.1}",
+            self.wdl.games(),
+            self.wdl.wins,
+            self.wdl.draws,
+            self.wdl.losses,
+            self.elo,
+            self.elo_error
+        );
+        if let Some((_, llr, _)) = self.sprt {
+            line.push_str(&format!(", LLR {llr:.2}"));
+        }
+        line
     }
 }
 
@@ -214,14 +237,23 @@ where
                         }
                     }
                     penta.0[points[0] + points[1]] += 1;
-                    if let Some(sprt) = config.sprt {
-                        let report =
-                            MatchReport::from_counts("", "", *wdl, *penta, Some(sprt), None);
+                    if config.sprt.is_some() || config.on_pair.is_some() {
+                        let report = MatchReport::from_counts(
+                            &first.name,
+                            &second.name,
+                            *wdl,
+                            *penta,
+                            config.sprt,
+                            None,
+                        );
                         if report
                             .sprt
                             .is_some_and(|(_, _, v)| v != SprtVerdict::Continue)
                         {
                             decided.store(true, Ordering::Relaxed);
+                        }
+                        if let Some(on_pair) = config.on_pair {
+                            on_pair(&report);
                         }
                     }
                 }
