@@ -558,7 +558,7 @@ fn match_for<G: DatagenGame>(
 /// Progress of a running match on stderr, every `MATCH_PROGRESS_PAIRS` game pairs.
 fn print_match_progress(report: &MatchReport) {
     const MATCH_PROGRESS_PAIRS: u64 = 10;
-    if report.pentanomial.pairs() % MATCH_PROGRESS_PAIRS == 0 {
+    if report.pentanomial.pairs().is_multiple_of(MATCH_PROGRESS_PAIRS) {
         eprintln!("match: {}", report.progress_line());
     }
 }
