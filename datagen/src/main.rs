@@ -558,7 +558,11 @@ fn match_for<G: DatagenGame>(
 /// Progress of a running match on stderr, every `MATCH_PROGRESS_PAIRS` game pairs.
 fn print_match_progress(report: &MatchReport) {
     const MATCH_PROGRESS_PAIRS: u64 = 10;
-    if report.pentanomial.pairs().is_multiple_of(MATCH_PROGRESS_PAIRS) {
+    if report
+        .pentanomial
+        .pairs()
+        .is_multiple_of(MATCH_PROGRESS_PAIRS)
+    {
         eprintln!("match: {}", report.progress_line());
     }
 }

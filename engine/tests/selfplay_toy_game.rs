@@ -134,7 +134,12 @@ static PROGRESS_LAST_GAMES: AtomicUsize = AtomicUsize::new(0);
 
 fn record_progress(report: &sente::selfplay::MatchReport) {
     let calls = PROGRESS_CALLS.fetch_add(1, Ordering::SeqCst) + 1;
-    assert_eq!(report.wdl.games(), 2 * calls as u64, "{}", report.progress_line());
+    assert_eq!(
+        report.wdl.games(),
+        2 * calls as u64,
+        "{}",
+        report.progress_line()
+    );
     assert_eq!(report.first_name, "perfect");
     PROGRESS_LAST_GAMES.store(report.wdl.games() as usize, Ordering::SeqCst);
 }
@@ -154,5 +159,9 @@ fn progress_sees_the_running_totals_after_every_pair() {
     assert_eq!(PROGRESS_CALLS.load(Ordering::SeqCst), 6);
     assert_eq!(PROGRESS_LAST_GAMES.load(Ordering::SeqCst), 12);
     assert_eq!(report.wdl.games(), 12);
-    assert!(report.progress_line().starts_with("12 games, W "), "{}", report.progress_line());
+    assert!(
+        report.progress_line().starts_with("12 games, W "),
+        "{}",
+        report.progress_line()
+    );
 }
