@@ -1,16 +1,17 @@
-//! NNUE evaluation speed for both games with random-weight nets of the real architectures:
-//! full refreshes per second (features → both accumulators → output, nothing reused), and the
-//! cost of one incremental update + evaluate as a search pays it (push a child, evaluate, pop),
-//! at each SIMD level the CPU has; the classical evaluator for comparison.
+//! NNUE evaluation speed for both games with random-weight nets of the real architectures, at
+//! the default hidden width and the first wider one (`l1=128`, `l1=256`): full refreshes per
+//! second (features → both accumulators → output, nothing reused), and the cost of one
+//! incremental update + evaluate as a search pays it (push a child, evaluate, pop), at each SIMD
+//! level the CPU has; the classical evaluator for comparison.
 //! Run with `cargo bench -p sente --bench nnue_eval [-- FILTER]`; a filter keeps the lines whose
-//! label contains it (e.g. `chess`, `incremental Avx512`).
+//! label contains it (e.g. `chess`, `l1=256`, `incremental Avx512`).
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sente::eval::Evaluator;
 use sente::game::Game;
 use sente::movelist::MoveList;
-use sente::nnue::arch::{CHESS, SHOGI};
+use sente::nnue::arch::{CHESS, DEFAULT_L1, SHOGI};
 use sente::nnue::random_net::random_network;
 use sente::nnue::{evaluate_from_scratch_in, Network, NnueEval, NnueGame, SimdLevel};
 use std::hint::black_box;
@@ -74,8 +75,14 @@ fn wanted(label: &str) -> bool {
     filters.is_empty() || filters.iter().any(|f| label.contains(f.as_str()))
 }
 
+/// `chess l1=128`: the game and the net's width, the start of every label.
+fn tag<G: NnueGame>(net: &Network) -> String {
+    format!("{} l1={}", G::NAME, net.arch().l1)
+}
+
 fn full_refresh<G: NnueGame>(net: &Network, level: SimdLevel, games: &[(G, Vec<Step<G>>)]) {
-    if !wanted(&format!("{} full refresh {level:?}", G::NAME)) {
+    let tag = tag::<G>(net);
+    if !wanted(&format!("{tag} full refresh {level:?}")) {
         return;
     }
     let positions: Vec<&G> = games
@@ -95,8 +102,7 @@ fn full_refresh<G: NnueGame>(net: &Network, level: SimdLevel, games: &[(G, Vec<S
     let n = (rounds * positions.len()) as f64;
     black_box(sum);
     println!(
-        "{:<6} full refresh      {level:<7?} {:>10.0} evals/s {:>8.1} ns/eval",
-        G::NAME,
+        "{tag:<14} full refresh      {level:<7?} {:>10.0} evals/s {:>8.1} ns/eval",
         n / secs,
         secs * 1e9 / n
     );
@@ -106,11 +112,12 @@ fn full_refresh<G: NnueGame>(net: &Network, level: SimdLevel, games: &[(G, Vec<S
 /// of its children. Every evaluation is one incremental update (or a refresh-cache rebuild
 /// after a king-key change) plus the output layer.
 fn incremental<G: NnueGame, E: Evaluator<G>>(
+    tag: &str,
     label: &str,
     eval: &mut E,
     games: &[(G, Vec<Step<G>>)],
 ) {
-    if !wanted(&format!("{} {label}", G::NAME)) {
+    if !wanted(&format!("{tag} {label}")) {
         return;
     }
     let rounds = 5;
@@ -136,8 +143,7 @@ fn incremental<G: NnueGame, E: Evaluator<G>>(
     let secs = start.elapsed().as_secs_f64();
     black_box(sum);
     println!(
-        "{:<6} {label:<25} {:>10.0} evals/s {:>8.1} ns/(push+evaluate[+pop])",
-        G::NAME,
+        "{tag:<14} {label:<25} {:>10.0} evals/s {:>8.1} ns/(push+evaluate[+pop])",
         evaluations as f64 / secs,
         secs * 1e9 / evaluations as f64
     );
@@ -151,16 +157,25 @@ fn run<G: NnueGame>(net: Arc<Network>, seed: u64) {
     for level in SimdLevel::available() {
         let mut eval = NnueEval::<G>::new(Arc::clone(&net)).expect("architecture");
         eval.set_simd_level(level);
-        incremental(&format!("incremental {level:?}"), &mut eval, &games);
+        incremental(
+            &tag::<G>(&net),
+            &format!("incremental {level:?}"),
+            &mut eval,
+            &games,
+        );
     }
-    let mut classical = G::Classical::default();
-    incremental("classical (reference)", &mut classical, &games);
+    if net.arch().l1 == DEFAULT_L1 {
+        let mut classical = G::Classical::default();
+        incremental(G::NAME, "classical (reference)", &mut classical, &games);
+    }
 }
 
 fn main() {
     println!("detected SIMD level: {:?}", SimdLevel::detected());
-    let chess = Arc::new(random_network(&CHESS, 1).expect("random chess net"));
-    run::<sente::chess::Position>(chess, 7);
-    let shogi = Arc::new(random_network(&SHOGI, 2).expect("random shogi net"));
-    run::<sente::shogi::Position>(shogi, 8);
+    for l1 in [DEFAULT_L1, 256] {
+        let chess = Arc::new(random_network(&CHESS.with_l1(l1), 1).expect("random chess net"));
+        run::<sente::chess::Position>(chess, 7);
+        let shogi = Arc::new(random_network(&SHOGI.with_l1(l1), 2).expect("random shogi net"));
+        run::<sente::shogi::Position>(shogi, 8);
+    }
 }

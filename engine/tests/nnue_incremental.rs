@@ -1,5 +1,6 @@
 //! The incremental NNUE evaluator equals a full refresh at every node of long random playouts in
-//! both games, at every SIMD level the CPU has: the accumulators of both perspectives equal the
+//! both games, at every SIMD level the CPU has and at every supported hidden width (random nets
+//! of the default width and of each width variant): the accumulators of both perspectives equal the
 //! plain scalar sum of the active features' rows, and the evaluation equals the scalar
 //! from-scratch evaluation. The playouts branch like a search (children pushed, evaluated or
 //! not, popped; null moves) and are checked to contain captures, promotions, castling, en
@@ -14,7 +15,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use sente::eval::Evaluator;
 use sente::game::{Game, Side};
 use sente::nnue::evaluator::STACK_PLIES;
-use sente::nnue::{Network, NnueEval, NnueGame, SimdLevel};
+use sente::nnue::{evaluate_from_scratch, Network, NnueEval, NnueGame, SimdLevel};
 use std::sync::Arc;
 
 /// What a playout exercised.
@@ -156,49 +157,61 @@ fn classify_shogi(pos: &sente::shogi::Position, m: sente::shogi::Move, kinds: &m
     }
 }
 
-fn chess_at(level: SimdLevel, seed: u64) -> Coverage {
-    let net = chess_net();
+fn chess_at(l1: usize, level: SimdLevel, seed: u64) -> Coverage {
+    let net = chess_net_of_width(l1);
+    assert_eq!(net.arch().l1, l1);
     run_playouts::<sente::chess::Position>(&net, level, CHESS_STARTS, 6, 200, seed, classify_chess)
 }
 
-fn shogi_at(level: SimdLevel, seed: u64) -> Coverage {
-    let net = shogi_net();
+fn shogi_at(l1: usize, level: SimdLevel, seed: u64) -> Coverage {
+    let net = shogi_net_of_width(l1);
+    assert_eq!(net.arch().l1, l1);
     run_playouts::<sente::shogi::Position>(&net, level, SHOGI_STARTS, 8, 200, seed, classify_shogi)
 }
 
 #[test]
-fn chess_incremental_equals_full_refresh_at_every_level() {
-    for level in SimdLevel::available() {
-        let c = chess_at(level, 11);
-        println!("chess {level:?}: {c:?}");
-        assert!(c.checks > 3000, "{c:?}");
-        assert!(c.king_key_changes > 50, "{c:?}");
-        for kind in [CASTLE, EN_PASSANT, PROMOTION, CAPTURE, MIRROR_CHANGE] {
-            assert!(c.kinds[kind] > 0, "move kind {kind} never played: {c:?}");
+fn chess_incremental_equals_full_refresh_at_every_level_and_width() {
+    for &l1 in test_widths() {
+        for level in SimdLevel::available() {
+            let c = chess_at(l1, level, 11);
+            println!("chess l1={l1} {level:?}: {c:?}");
+            assert!(c.checks > 3000, "{c:?}");
+            assert!(c.king_key_changes > 50, "{c:?}");
+            for kind in [CASTLE, EN_PASSANT, PROMOTION, CAPTURE, MIRROR_CHANGE] {
+                assert!(c.kinds[kind] > 0, "move kind {kind} never played: {c:?}");
+            }
         }
     }
 }
 
 #[test]
-fn shogi_incremental_equals_full_refresh_at_every_level() {
-    for level in SimdLevel::available() {
-        let c = shogi_at(level, 12);
-        println!("shogi {level:?}: {c:?}");
-        assert!(c.checks > 2000, "{c:?}");
-        // With one king bucket a shogi perspective never changes its key.
-        if <sente::shogi::Position as NnueGame>::KING_KEYS > 1 {
-            assert!(c.king_key_changes > 50, "{c:?}");
-        }
-        for kind in [PROMOTION, CAPTURE, DROP] {
-            assert!(c.kinds[kind] > 0, "move kind {kind} never played: {c:?}");
+fn shogi_incremental_equals_full_refresh_at_every_level_and_width() {
+    for &l1 in test_widths() {
+        for level in SimdLevel::available() {
+            let c = shogi_at(l1, level, 12);
+            println!("shogi l1={l1} {level:?}: {c:?}");
+            assert!(c.checks > 2000, "{c:?}");
+            // With one king bucket a shogi perspective never changes its key.
+            if <sente::shogi::Position as NnueGame>::KING_KEYS > 1 {
+                assert!(c.king_key_changes > 50, "{c:?}");
+            }
+            for kind in [PROMOTION, CAPTURE, DROP] {
+                assert!(c.kinds[kind] > 0, "move kind {kind} never played: {c:?}");
+            }
         }
     }
 }
 
 #[test]
 fn every_simd_level_gives_the_scalar_evaluation_on_real_positions() {
-    let chess = chess_net();
-    let shogi = shogi_net();
+    for &l1 in test_widths() {
+        every_simd_level_gives_the_scalar_evaluation_at_width(l1);
+    }
+}
+
+fn every_simd_level_gives_the_scalar_evaluation_at_width(l1: usize) {
+    let chess = chess_net_of_width(l1);
+    let shogi = shogi_net_of_width(l1);
     let mut evals: Vec<(
         NnueEval<sente::chess::Position>,
         NnueEval<sente::shogi::Position>,
@@ -224,7 +237,11 @@ fn every_simd_level_gives_the_scalar_evaluation_on_real_positions() {
                 eval.reset(&child);
                 scores.push(eval.evaluate(&child));
             }
-            assert!(scores.windows(2).all(|w| w[0] == w[1]), "{scores:?}");
+            scores.push(evaluate_from_scratch(&chess, SimdLevel::Scalar, &child));
+            assert!(
+                scores.windows(2).all(|w| w[0] == w[1]),
+                "l1={l1}: {scores:?}"
+            );
         }
     }
     for text in SHOGI_STARTS {
@@ -234,13 +251,23 @@ fn every_simd_level_gives_the_scalar_evaluation_on_real_positions() {
             eval.reset(&pos);
             scores.push(eval.evaluate(&pos));
         }
-        assert!(scores.windows(2).all(|w| w[0] == w[1]), "{scores:?}");
+        scores.push(evaluate_from_scratch(&shogi, SimdLevel::Scalar, &pos));
+        assert!(
+            scores.windows(2).all(|w| w[0] == w[1]),
+            "l1={l1}: {scores:?}"
+        );
     }
 }
 
 #[test]
 fn pushes_beyond_the_stack_still_evaluate_correctly() {
-    let net = chess_net();
+    for &l1 in test_widths() {
+        pushes_beyond_the_stack_at_width(l1);
+    }
+}
+
+fn pushes_beyond_the_stack_at_width(l1: usize) {
+    let net = chess_net_of_width(l1);
     let mut eval = NnueEval::<sente::chess::Position>::new(Arc::clone(&net)).unwrap();
     let root = sente::chess::Position::startpos();
     eval.reset(&root);
@@ -273,11 +300,32 @@ fn pushes_beyond_the_stack_still_evaluate_correctly() {
 fn a_net_of_the_other_game_is_refused() {
     let err = NnueEval::<sente::chess::Position>::new(shogi_net()).unwrap_err();
     assert!(err.to_string().contains("chess"), "{err}");
+    let err = NnueEval::<sente::chess::Position>::new(shogi_net_of_width(256)).unwrap_err();
+    assert!(err.to_string().contains("chess"), "{err}");
+}
+
+#[test]
+fn the_evaluator_takes_its_sizes_from_the_net() {
+    for &l1 in test_widths() {
+        let net = chess_net_of_width(l1);
+        let mut eval = NnueEval::<sente::chess::Position>::new(Arc::clone(&net)).unwrap();
+        let pos = sente::chess::Position::startpos();
+        eval.reset(&pos);
+        let (first, second) = eval.accumulators(&pos);
+        assert_eq!((first.len(), second.len()), (l1, l1));
+        assert_eq!(eval.network().arch().l1, l1);
+    }
 }
 
 #[test]
 fn a_position_that_was_not_pushed_still_gets_its_own_evaluation() {
-    let net = shogi_net();
+    for &l1 in test_widths() {
+        a_position_that_was_not_pushed_at_width(l1);
+    }
+}
+
+fn a_position_that_was_not_pushed_at_width(l1: usize) {
+    let net = shogi_net_of_width(l1);
     let mut eval = NnueEval::<sente::shogi::Position>::new(Arc::clone(&net)).unwrap();
     let positions: Vec<sente::shogi::Position> = SHOGI_STARTS
         .iter()

@@ -1,8 +1,11 @@
 //! Net files: a written net loads back (from memory and from a memory-mapped file) with its
 //! arrays intact, and every kind of damaged or mismatched file is rejected with its own error.
+//! Width variants of a game's architecture load with their own sizes, unsupported widths are
+//! refused, and every net shipped in `nets/` still loads.
 
-use sente::nnue::arch::{CHESS, SHOGI};
-use sente::nnue::format::{write_net, NetFormatError, HEADER_LEN};
+use sente::nnue::arch::{CHESS, SHOGI, SUPPORTED_L1};
+use sente::nnue::format::{write_net, NetFormatError, PayloadLayout, HEADER_LEN};
+use sente::nnue::random_net::random_net_bytes;
 use sente::nnue::{Architecture, NetLoadError, Network, SimdLevel};
 
 fn tiny_arch() -> Architecture {
@@ -143,4 +146,111 @@ fn nets_for_another_game_or_architecture_are_rejected() {
         err.to_string().contains("l1") || err.to_string().contains("32"),
         "{err}"
     );
+}
+
+#[test]
+fn width_variants_load_with_the_sizes_of_their_header() {
+    for arch in [CHESS, SHOGI] {
+        for &l1 in SUPPORTED_L1 {
+            let wide = arch.with_l1(l1);
+            let bytes = random_net_bytes(&wide, 3);
+            assert_eq!(bytes.len(), HEADER_LEN + PayloadLayout::of(&wide).total);
+            // Loaded as the game's (default) architecture: the net keeps its own width.
+            let net = Network::from_bytes(&bytes, &arch).expect("a supported width variant");
+            assert_eq!(*net.arch(), wide);
+            assert_eq!(net.ft_bias().len(), l1);
+            assert_eq!(net.ft_row(wide.feature_rows() - 1).len(), l1);
+            assert_eq!(net.out_weights(arch.output_buckets - 1).len(), 2 * l1);
+        }
+    }
+}
+
+#[test]
+fn unsupported_widths_and_other_feature_sets_are_refused_with_their_reason() {
+    for l1 in [96, 160, 64, 2048] {
+        let bytes = random_net_bytes(&CHESS.with_l1(l1), 4);
+        let err = format_error(&bytes, &CHESS);
+        assert!(
+            matches!(err, NetFormatError::WrongArchitecture { game: "chess", .. }),
+            "{err}"
+        );
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!("hidden width l1={l1} is not supported"))
+                && text.contains("supported widths: 128, 256, 384, 512, 768, 1024"),
+            "{text}"
+        );
+    }
+    // A shogi net of a supported width is still no chess net.
+    let shogi_wide = random_net_bytes(&SHOGI.with_l1(256), 4);
+    assert!(matches!(
+        format_error(&shogi_wide, &CHESS),
+        NetFormatError::WrongGame {
+            expected: "chess",
+            ..
+        }
+    ));
+    // Another feature set, or other quantization, at a supported width.
+    for (field, arch) in [
+        (
+            "feature set #5, expected #1",
+            Architecture {
+                feature_set: 5,
+                ..CHESS.with_l1(256)
+            },
+        ),
+        (
+            "king buckets 2, expected 1",
+            Architecture {
+                king_buckets: 2,
+                ..CHESS.with_l1(256)
+            },
+        ),
+        (
+            "scale 300, expected 400",
+            Architecture {
+                eval_scale: 300,
+                ..CHESS.with_l1(256)
+            },
+        ),
+    ] {
+        let err = format_error(&random_net_bytes(&arch, 4), &CHESS).to_string();
+        assert!(err.contains(field), "{err}");
+    }
+    // A file whose header was edited to an unsupported width (hash redone) is refused too, by
+    // the width and not by a payload size.
+    let mut edited = random_net_bytes(&CHESS, 4);
+    edited[28..32].copy_from_slice(&160u32.to_le_bytes());
+    let hash = sente::nnue::format::fnv1a64(&edited[12..56]);
+    edited[56..64].copy_from_slice(&hash.to_le_bytes());
+    let err = format_error(&edited, &CHESS).to_string();
+    assert!(err.contains("l1=160 is not supported"), "{err}");
+}
+
+/// Every net in `nets/` (the embedded defaults and every promoted generation) loads as a net of
+/// its game, with the default width.
+#[test]
+fn every_shipped_net_still_loads() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../nets");
+    let mut loaded = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "nnue") {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let arch = if name.starts_with("chess-") {
+            CHESS
+        } else if name.starts_with("shogi-") {
+            SHOGI
+        } else {
+            panic!("{name}: a net of no known game");
+        };
+        let net = Network::load(&path, &arch).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(*net.arch(), arch, "{name}");
+        loaded.push(name);
+    }
+    for must in ["chess-7f1c3be1ae34.nnue", "shogi-7036271d8bd7.nnue"] {
+        assert!(loaded.iter().any(|n| n == must), "{must}: {loaded:?}");
+    }
 }

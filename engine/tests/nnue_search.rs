@@ -1,8 +1,8 @@
 //! The NNUE evaluator driven by the real search: every evaluation the search asks for during
 //! depth-limited searches of both games (one and two threads) equals the from-scratch
 //! evaluation of that position, so the search's reset/push/pop pattern (null moves, quiescence,
-//! re-searches) keeps the incremental accumulators exact; and a search with NNUE returns a legal
-//! move.
+//! re-searches) keeps the incremental accumulators exact, at the default hidden width and a wider
+//! one; and a search with NNUE returns a legal move.
 
 mod nnue_support;
 
@@ -89,10 +89,13 @@ fn search_checked<G: NnueGame>(net: Arc<Network>, starts: &[&str], depth: u32, t
 fn chess_search_evaluations_equal_the_from_scratch_evaluation() {
     search_checked::<sente::chess::Position>(chess_net(), CHESS_STARTS, 9, 1);
     search_checked::<sente::chess::Position>(chess_net(), &CHESS_STARTS[..2], 8, 2);
+    // A wider net: the evaluator sizes itself from the net, the search is unchanged.
+    search_checked::<sente::chess::Position>(chess_net_of_width(256), &CHESS_STARTS[..3], 8, 1);
 }
 
 #[test]
 fn shogi_search_evaluations_equal_the_from_scratch_evaluation() {
     search_checked::<sente::shogi::Position>(shogi_net(), SHOGI_STARTS, 6, 1);
     search_checked::<sente::shogi::Position>(shogi_net(), &SHOGI_STARTS[..2], 5, 2);
+    search_checked::<sente::shogi::Position>(shogi_net_of_width(256), &SHOGI_STARTS[..2], 5, 1);
 }

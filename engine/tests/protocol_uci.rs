@@ -4,8 +4,8 @@
 mod protocol_support;
 
 use protocol_support::{
-    assert_bad_positions_refused, assert_declares_options, assert_legal, position_after, Engine,
-    Rng, SEARCH,
+    assert_bad_positions_refused, assert_declares_options, assert_legal, assert_net_plays,
+    position_after, shipped_nets, Engine, Rng, SEARCH,
 };
 use sente::chess::Position;
 use sente::game::Game;
@@ -552,4 +552,54 @@ fn hash_and_threads_beyond_memory_are_refused_not_fatal() {
     let (best, _, _) = engine.bestmove();
     assert_legal(&Position::startpos(), &best, &engine);
     assert!(engine.finish(true, SEARCH).success());
+}
+
+/// Every chess net shipped in `nets/` loads as `EvalFile` and plays; so does a net of a wider
+/// supported width (a random 256-wide one), while a net of an unsupported width is refused with
+/// the widths that are, and the previous net stays.
+#[test]
+fn shipped_and_wider_nets_load_as_evalfile_and_unsupported_widths_are_refused() {
+    use sente::nnue::arch::CHESS;
+    use sente::nnue::random_net::random_net_bytes;
+    let nets = shipped_nets("chess");
+    assert!(
+        nets.iter().any(|n| n.ends_with("chess-7f1c3be1ae34.nnue")),
+        "{nets:?}"
+    );
+    let dir = std::env::temp_dir().join(format!("sente-uci-widths-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wide = dir.join("wide-256.nnue");
+    std::fs::write(&wide, random_net_bytes(&CHESS.with_l1(256), 5)).unwrap();
+    let odd = dir.join("odd-96.nnue");
+    std::fs::write(&odd, random_net_bytes(&CHESS.with_l1(96), 5)).unwrap();
+
+    let mut engine = uci_engine();
+    let start = Position::startpos();
+    for net in &nets {
+        assert_net_plays(&mut engine, net, 128, "position startpos", &start);
+    }
+    let after = position_after::<Position>(&["e2e4", "c7c5"]);
+    assert_net_plays(
+        &mut engine,
+        &wide,
+        256,
+        "position startpos moves e2e4 c7c5",
+        &after,
+    );
+    engine.send(&format!("setoption name EvalFile value {}", odd.display()));
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1
+            && lines[0].starts_with("info string EvalFile: ")
+            && lines[0].contains("odd-96.nnue")
+            && lines[0].contains("l1=96 is not supported")
+            && lines[0].contains("128, 256"),
+        "{lines:?}"
+    );
+    // The wide net stays in use.
+    engine.send("go depth 4");
+    let (best, _, _) = engine.bestmove();
+    assert_legal(&after, &best, &engine);
+    engine.finish(true, SEARCH);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

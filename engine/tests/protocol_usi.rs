@@ -4,8 +4,8 @@
 mod protocol_support;
 
 use protocol_support::{
-    assert_bad_positions_refused, assert_declares_options, assert_legal, position_after, Engine,
-    SEARCH,
+    assert_bad_positions_refused, assert_declares_options, assert_legal, assert_net_plays,
+    position_after, shipped_nets, Engine, SEARCH,
 };
 use sente::game::Game;
 use sente::shogi::Position;
@@ -321,4 +321,48 @@ fn end_of_input_ends_the_engine() {
     engine.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
     assert!(engine.finish(false, Duration::from_secs(10)).success());
+}
+
+/// Every shogi net shipped in `nets/` loads as `EvalFile` and plays, and so does a random
+/// 256-wide one; a net with another feature set at a supported width is refused.
+#[test]
+fn shipped_and_wider_nets_load_as_evalfile() {
+    use sente::nnue::arch::SHOGI;
+    use sente::nnue::random_net::random_net_bytes;
+    use sente::nnue::Architecture;
+    let nets = shipped_nets("shogi");
+    assert!(
+        nets.iter().any(|n| n.ends_with("shogi-7036271d8bd7.nnue")),
+        "{nets:?}"
+    );
+    let dir = std::env::temp_dir().join(format!("sente-usi-widths-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wide = dir.join("wide-256.nnue");
+    std::fs::write(&wide, random_net_bytes(&SHOGI.with_l1(256), 6)).unwrap();
+    let other_features = Architecture {
+        feature_set: 77,
+        ..SHOGI.with_l1(256)
+    };
+    let alien = dir.join("alien.nnue");
+    std::fs::write(&alien, random_net_bytes(&other_features, 6)).unwrap();
+
+    let mut engine = usi_engine();
+    let start = Position::startpos();
+    for net in &nets {
+        assert_net_plays(&mut engine, net, 128, "position startpos", &start);
+    }
+    assert_net_plays(&mut engine, &wide, 256, "position startpos", &start);
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        alien.display()
+    ));
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1
+            && lines[0].starts_with("info string EvalFile: ")
+            && lines[0].contains("feature set #77, expected #2"),
+        "{lines:?}"
+    );
+    engine.finish(true, SEARCH);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -36,7 +36,7 @@ fn measure<G: NnueGame>(name: &str, active: usize, threads: usize, factors: bool
     let arch = G::ARCH;
     let batch_size = 16384;
     let batch = synthetic(&arch, batch_size, active);
-    let net = FloatNet::for_game::<G>(factors, 1);
+    let net = FloatNet::for_game::<G>(arch, factors, 1);
     let params = net.layout.total;
     let mut trainer = Trainer::new(net, AdamW::new(params, 0.01), threads);
     trainer.step(&batch, 0.001);

@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use sente::dispatch_game;
 use sente::game::GameKind;
-use sente::nnue::{Network, NnueGame};
+use sente::nnue::{Architecture, Network, NnueGame};
 use sente_data::data_paths::expand_data_paths;
 use sente_data::file::check_regular_file;
 use std::io::Write;
@@ -83,6 +83,11 @@ enum Command {
         /// symmetric; refused for chess).
         #[arg(long)]
         mirror: bool,
+        /// Hidden width of the net (feature-transformer outputs per perspective): one of the
+        /// supported widths (128, 256, 384, 512, 768, 1024); default: the game's default width
+        /// (128). The net header records it; a resume must give the same width.
+        #[arg(long, value_parser = supported_l1)]
+        l1: Option<usize>,
     },
     /// Draw the Elo-per-generation plot (`elo.png`, `elo.svg`) of the promoted nets.
     EloPlot {
@@ -153,11 +158,15 @@ fn quantize_checkpoint<G: NnueGame>(checkpoint: &Path, out: &Path, name: &str) -
     Network::from_bytes(&bytes, &G::ARCH).context("the quantized net does not load back")?;
     std::fs::write(out, bytes).with_context(|| format!("writing {}", out.display()))?;
     println!(
-        "wrote {} ({} of {} weights clipped)",
+        "wrote {} (l1 {}; {} of {} weights clipped)",
         out.display(),
+        net.arch.l1,
         report.clipped,
         report.total
     );
+    if let Some(warning) = report.warning() {
+        eprintln!("tuner: {warning}");
+    }
     Ok(())
 }
 
@@ -229,6 +238,7 @@ fn run() -> Result<()> {
             name,
             no_factors,
             mirror,
+            l1,
         } => {
             if mirror && game == GameKind::Chess {
                 bail!("--mirror: chess has no exact left-right symmetry (castling); its features already mirror by the king's file");
@@ -258,6 +268,7 @@ fn run() -> Result<()> {
                 },
                 name,
                 factors: !no_factors,
+                l1: l1.unwrap_or_else(|| dispatch_game!(game, G => G::ARCH.l1)),
             };
             dispatch_game!(game, G => train::<G>(&config, resume.as_deref())?);
             Ok(())
@@ -346,6 +357,18 @@ fn at_least_one(text: &str) -> Result<usize, String> {
         Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// `--l1`: a hidden width the engine supports (`arch::SUPPORTED_L1`).
+fn supported_l1(text: &str) -> Result<usize, String> {
+    let l1 = text.parse::<usize>().map_err(|e| e.to_string())?;
+    if !Architecture::is_supported_l1(l1) {
+        return Err(format!(
+            "not a supported hidden width (supported: {})",
+            Architecture::supported_l1_text()
+        ));
+    }
+    Ok(l1)
 }
 
 /// Superbatch counts: at least 1.

@@ -88,15 +88,17 @@ impl FloatNet {
         Self::with_factors(arch, Vec::new(), 0, seed)
     }
 
-    /// The network of game `G`, with the game's factors when `factors` is set.
-    pub fn for_game<G: NnueGame>(factors: bool, seed: u64) -> Self {
-        if !factors {
-            return Self::new(G::ARCH, seed);
+    /// The network of game `G` with architecture `arch` (`G::ARCH` or one of its width
+    /// variants, `Architecture::check_variant`), with the game's factors when `factors` is set.
+    pub fn for_game<G: NnueGame>(arch: Architecture, factors: bool, seed: u64) -> Self {
+        if let Err(detail) = G::ARCH.check_variant(&arch) {
+            panic!("not a {} architecture: {detail}", G::NAME);
         }
-        let map = (0..G::ARCH.feature_rows() as u32)
-            .map(G::factor_of)
-            .collect();
-        Self::with_factors(G::ARCH, map, G::FACTORS, seed)
+        if !factors {
+            return Self::new(arch, seed);
+        }
+        let map = (0..arch.feature_rows() as u32).map(G::factor_of).collect();
+        Self::with_factors(arch, map, G::FACTORS, seed)
     }
 
     /// A network with `factors` factor rows (zero at the start), `factor_of` mapping each real

@@ -13,7 +13,8 @@ use crate::trainer::Trainer;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use sente::nnue::NnueGame;
+use sente::nnue::arch::SUPPORTED_L1;
+use sente::nnue::{Architecture, NnueGame};
 use sente_data::stored_game::StoredGame;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -40,9 +41,27 @@ pub struct TrainConfig {
     pub name: String,
     /// Train with the game's factor features (`NnueGame::factor_of`).
     pub factors: bool,
+    /// Hidden width of the net (`tuner train --l1`): the game's default (`NnueGame::ARCH.l1`)
+    /// or another of `arch::SUPPORTED_L1`. The checkpoint records the architecture; a resume
+    /// must ask for the same width.
+    pub l1: usize,
 }
 
 impl TrainConfig {
+    /// The architecture this run trains: game `G`'s at width `l1`, or an error naming the
+    /// supported widths.
+    pub fn arch<G: NnueGame>(&self) -> Result<Architecture> {
+        let arch = G::ARCH.with_l1(self.l1);
+        if !Architecture::is_supported_l1(self.l1) {
+            bail!(
+                "--l1 {}: not a supported hidden width (supported: {})",
+                self.l1,
+                Architecture::supported_l1_text()
+            );
+        }
+        Ok(arch)
+    }
+
     /// The settings a resumed run must share with the one that wrote the checkpoint.
     fn fingerprint(&self) -> String {
         format!(
@@ -120,9 +139,9 @@ pub fn net_path(out: &Path, name: &str) -> PathBuf {
 
 /// Runs (or resumes, from `resume` or `OUT/checkpoint.bin` when present) a training run.
 pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result<Checkpoint> {
+    let arch = config.arch::<G>()?;
     std::fs::create_dir_all(&config.out)
         .with_context(|| format!("creating {}", config.out.display()))?;
-    let arch = G::ARCH;
     let (games, held_out) = split_validation(load_games::<G>(&config.data)?, config.val_every);
     if games.is_empty() {
         bail!("no games in {:?}", config.data);
@@ -134,9 +153,11 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
     let mut val_games = load_games::<G>(&config.val)?;
     val_games.extend(held_out);
     eprintln!(
-        "tuner: {} training games, {} validation games",
+        "tuner: {} training games, {} validation games; {} net, l1 {}",
         games.len(),
-        val_games.len()
+        val_games.len(),
+        G::NAME,
+        arch.l1
     );
     let val = validation_set::<G>(&val_games, &config.filter, &blend, 200_000);
 
@@ -147,6 +168,21 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
     let (net, optimizer, mut state) = match &resume_from {
         Some(path) => {
             let cp = Checkpoint::load(path)?;
+            if cp.game == G::NAME && cp.arch != arch.to_string() {
+                if let Some(trained) = checkpoint_arch::<G>(&cp) {
+                    bail!(
+                        "{} holds a run of a {} net {} wide (--l1 {}), not {} (--l1 {}): resume \
+                         with --l1 {}, or train the new width into another --out directory",
+                        path.display(),
+                        G::NAME,
+                        trained.l1,
+                        trained.l1,
+                        arch.l1,
+                        arch.l1,
+                        trained.l1
+                    );
+                }
+            }
             if cp.game != G::NAME || cp.arch != arch.to_string() {
                 bail!(
                     "{} holds a {} {} run, not {} {}",
@@ -165,7 +201,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
                     config.fingerprint()
                 );
             }
-            let mut net = FloatNet::for_game::<G>(config.factors, config.seed);
+            let mut net = FloatNet::for_game::<G>(arch, config.factors, config.seed);
             net.params.clone_from(&cp.params);
             let mut opt = AdamW::new(net.layout.total, config.weight_decay);
             opt.m.clone_from(&cp.adam_m);
@@ -179,7 +215,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
             (net, opt, cp)
         }
         None => {
-            let net = FloatNet::for_game::<G>(config.factors, config.seed);
+            let net = FloatNet::for_game::<G>(arch, config.factors, config.seed);
             let opt = AdamW::new(net.layout.total, config.weight_decay);
             let cp = Checkpoint {
                 magic: Checkpoint::new_magic(),
@@ -289,27 +325,44 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
     let path = net_path(&config.out, &config.name);
     std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
     eprintln!(
-        "tuner: wrote {} ({} of {} weights clipped in quantization)",
+        "tuner: wrote {} (l1 {}; {} of {} weights clipped in quantization)",
         path.display(),
+        arch.l1,
         report.clipped,
         report.total
     );
+    if let Some(warning) = report.warning() {
+        eprintln!("tuner: {warning}");
+    }
     Ok(state)
 }
 
-/// Rebuilds the float network saved in a checkpoint.
+/// The architecture a checkpoint of game `G` was trained with: `G::ARCH` or the width variant
+/// whose description it records; `None` for another game or architecture.
+pub fn checkpoint_arch<G: NnueGame>(cp: &Checkpoint) -> Option<Architecture> {
+    if cp.game != G::NAME {
+        return None;
+    }
+    std::iter::once(G::ARCH.l1)
+        .chain(SUPPORTED_L1.iter().copied())
+        .map(|l1| G::ARCH.with_l1(l1))
+        .find(|arch| cp.arch == arch.to_string())
+}
+
+/// Rebuilds the float network saved in a checkpoint, at the width it was trained with.
 pub fn net_from_checkpoint<G: NnueGame>(cp: &Checkpoint) -> Result<FloatNet> {
-    if cp.game != G::NAME || cp.arch != G::ARCH.to_string() {
+    let Some(arch) = checkpoint_arch::<G>(cp) else {
         bail!(
-            "checkpoint holds a {} {} net, not {}",
+            "checkpoint holds a {} {} net, not a {} net of a supported width ({})",
             cp.game,
             cp.arch,
-            G::NAME
+            G::NAME,
+            Architecture::supported_l1_text()
         );
-    }
+    };
     // A checkpoint trained with factors has the factor rows too.
-    let plain = FloatNet::for_game::<G>(false, 0);
-    let factored = FloatNet::for_game::<G>(true, 0);
+    let plain = FloatNet::for_game::<G>(arch, false, 0);
+    let factored = FloatNet::for_game::<G>(arch, true, 0);
     let factored_total = factored.layout.total;
     let mut net = if cp.params.len() == factored_total {
         factored

@@ -1,5 +1,6 @@
 //! quantize → engine load → evaluate: the engine's integer inference of a quantized net agrees
-//! with the trainer's float network within a stated tolerance, on every SIMD level.
+//! with the trainer's float network within a stated tolerance, on every SIMD level, at the
+//! default hidden width and a wider one.
 
 use sente::nnue::arch::CHESS;
 use sente::nnue::{simd, Network, SimdLevel};
@@ -43,7 +44,13 @@ fn engine_eval(net: &Network, level: SimdLevel, stm: &[u32], nstm: &[u32], bucke
 
 #[test]
 fn quantized_net_evaluates_like_the_float_net() {
-    let arch = CHESS;
+    for l1 in [CHESS.l1, 256] {
+        quantized_net_evaluates_like_the_float_net_at_width(l1);
+    }
+}
+
+fn quantized_net_evaluates_like_the_float_net_at_width(l1: usize) {
+    let arch = CHESS.with_l1(l1);
     let mut float = FloatNet::new(arch, 42);
     // Give the biases some weight so outputs are not near zero.
     for (i, p) in float.params[float.layout.ft_b..float.layout.out_w]
@@ -57,8 +64,11 @@ fn quantized_net_evaluates_like_the_float_net() {
     }
     let (bytes, report) = quantize(&float, "roundtrip");
     assert_eq!(report.clipped, 0);
-    let net = Network::from_bytes(&bytes, &arch).expect("the engine loads what the tuner writes");
+    assert_eq!(report.overflow_risk_buckets, 0);
+    // Loaded as a net of the game (its default architecture): the header gives the width.
+    let net = Network::from_bytes(&bytes, &CHESS).expect("the engine loads what the tuner writes");
     assert_eq!(net.header().name, "roundtrip");
+    assert_eq!(*net.arch(), arch);
 
     let mut scratch = Scratch::new(&arch);
     let mut state = 12345u64;
@@ -95,14 +105,14 @@ fn quantized_net_evaluates_like_the_float_net() {
     let mean = total / 200.0;
     assert!(
         worst_arith <= ARITHMETIC_TOLERANCE_CP,
-        "integer vs float inference: {worst_arith} cp"
+        "l1 {l1}: integer vs float inference: {worst_arith} cp"
     );
     assert!(
         mean <= MEAN_QUANTIZATION_TOLERANCE_CP,
-        "mean quantization error {mean} cp"
+        "l1 {l1}: mean quantization error {mean} cp"
     );
     assert!(
         worst <= WORST_QUANTIZATION_TOLERANCE_CP,
-        "worst quantization error {worst} cp"
+        "l1 {l1}: worst quantization error {worst} cp"
     );
 }

@@ -4,6 +4,13 @@
 //! Both games share one layer scheme: a sparse feature transformer (`inputs` features per king
 //! bucket, `l1` outputs per perspective), the two perspectives concatenated (side to move first),
 //! an activation, and one output neuron chosen from `output_buckets`.
+//!
+//! Each game has one *default* architecture (`CHESS`, `SHOGI`) and its *width variants*: the same
+//! network with another hidden width `l1`, one of `SUPPORTED_L1`. A wider net learns more from
+//! more data and costs more per evaluation; every other part (feature set, buckets, activation,
+//! quantization) is the game's. Nets carry their width in the header, and the engine sizes its
+//! buffers from the net it loads (`Architecture::check_variant` says what it accepts); the tuner
+//! trains any supported width (`tuner train --l1 N`).
 
 use crate::game_kind::GameKind;
 use std::fmt;
@@ -49,7 +56,8 @@ pub struct Architecture {
     /// Features per king bucket.
     pub inputs: usize,
     pub king_buckets: usize,
-    /// Feature-transformer outputs per perspective (a multiple of 32 for the SIMD kernels).
+    /// Feature-transformer outputs per perspective, the hidden width (a multiple of 32 for the
+    /// SIMD kernels). The game's default is `DEFAULT_L1`; a net may have any of `SUPPORTED_L1`.
     pub l1: usize,
     pub output_buckets: usize,
     pub activation: Activation,
@@ -65,6 +73,92 @@ impl Architecture {
     /// Rows of the feature-transformer weight matrix.
     pub const fn feature_rows(&self) -> usize {
         self.inputs * self.king_buckets
+    }
+
+    /// This architecture with hidden width `l1`: its width variant, all else (game, feature
+    /// set, buckets, activation, quantization) unchanged. Whether the engine runs it is
+    /// `SUPPORTED_L1`'s to say (`check_variant`).
+    pub const fn with_l1(self, l1: usize) -> Self {
+        Self { l1, ..self }
+    }
+
+    /// Whether a net `l1` wide can be run (and trained): one of `SUPPORTED_L1`.
+    pub fn is_supported_l1(l1: usize) -> bool {
+        SUPPORTED_L1.contains(&l1)
+    }
+
+    /// The supported widths as text, for messages: `128, 256, 384, …`.
+    pub fn supported_l1_text() -> String {
+        SUPPORTED_L1
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Whether the quantization constants (what `Network::output_as` uses) are this one's.
+    pub const fn same_quantization(&self, other: &Architecture) -> bool {
+        self.qa == other.qa && self.qb == other.qb && self.eval_scale == other.eval_scale
+    }
+
+    /// Checks that a net of architecture `net` can run where this architecture is expected
+    /// (`self` is normally a game's default, `NnueGame::ARCH`): `net` is `self` itself, or a
+    /// width variant of it — identical in game, feature set, inputs, king buckets, output
+    /// buckets, activation, QA, QB and scale, with `l1` one of `SUPPORTED_L1`. `Err` says what
+    /// differs, for `NetFormatError::WrongArchitecture`.
+    pub fn check_variant(&self, net: &Architecture) -> Result<(), String> {
+        if net == self {
+            return Ok(());
+        }
+        let mut differences = Vec::new();
+        let mut differ = |field: &str, found: String, expected: String| {
+            if found != expected {
+                differences.push(format!("{field} {found}, expected {expected}"));
+            }
+        };
+        differ("game", net.game_name().into(), self.game_name().into());
+        differ(
+            "feature set",
+            format!("#{}", net.feature_set),
+            format!("#{}", self.feature_set),
+        );
+        differ("inputs", net.inputs.to_string(), self.inputs.to_string());
+        differ(
+            "king buckets",
+            net.king_buckets.to_string(),
+            self.king_buckets.to_string(),
+        );
+        differ(
+            "output buckets",
+            net.output_buckets.to_string(),
+            self.output_buckets.to_string(),
+        );
+        differ(
+            "activation",
+            format!("{:?}", net.activation),
+            format!("{:?}", self.activation),
+        );
+        differ("qa", net.qa.to_string(), self.qa.to_string());
+        differ("qb", net.qb.to_string(), self.qb.to_string());
+        differ(
+            "scale",
+            net.eval_scale.to_string(),
+            self.eval_scale.to_string(),
+        );
+        if net.l1 != self.l1 && !Self::is_supported_l1(net.l1) {
+            differences.push(format!(
+                "hidden width l1={} is not supported (supported widths: {})",
+                net.l1,
+                Self::supported_l1_text()
+            ));
+        }
+        if differences.is_empty() {
+            return Ok(());
+        }
+        Err(format!(
+            "{}; file: {net}; engine: {self} or its width variants",
+            differences.join("; ")
+        ))
     }
 
     pub const fn game_name(&self) -> &'static str {
@@ -94,13 +188,27 @@ impl fmt::Display for Architecture {
     }
 }
 
-/// Sente's chess network (bullet's conventions: SCReLU, QA 255, QB 64, scale 400).
+/// The hidden widths (`Architecture::l1`) the engine runs and the tuner trains, smallest first.
+/// Every one is a multiple of 32, the step of the SIMD kernels (16 lanes for AVX2, 32 for
+/// AVX-512, over whole 64-byte rows). The output layer's sum wraps in `i32` the same way at every
+/// SIMD level; at QA 255 and output weights within ±127 (the tuner's clip) no trained net comes
+/// near that, and the tuner warns when a quantized bucket could.
+pub const SUPPORTED_L1: &[usize] = &[128, 256, 384, 512, 768, 1024];
+
+/// The default hidden width of both games' nets: every net shipped so far is this wide, and it
+/// suits the data the generations have had (a few million positions); wider variants are for
+/// when the data grows (`docs/retraining.md`).
+pub const DEFAULT_L1: usize = 128;
+
+/// Sente's default chess network (bullet's conventions: SCReLU, QA 255, QB 64, scale 400),
+/// `DEFAULT_L1` wide: what `tuner train --game chess` trains without `--l1` and what every chess
+/// net shipped so far is. `CHESS.with_l1(n)` names its width variants.
 pub const CHESS: Architecture = Architecture {
     game_id: GAME_CHESS,
     feature_set: FEATURES_CHESS_768_KB,
     inputs: 768,
     king_buckets: 1,
-    l1: 128,
+    l1: DEFAULT_L1,
     output_buckets: 8,
     activation: Activation::SCReLU,
     qa: 255,
@@ -116,13 +224,15 @@ pub const SHOGI_HAND_MAX: [usize; 7] = [18, 4, 4, 4, 2, 2, 4];
 /// Hand features per colour: one per (kind, count ≥ k).
 pub const SHOGI_HAND_FEATURES: usize = 38;
 
-/// Sente's shogi network: compact piece-square + hand-count features, king-region buckets.
+/// Sente's default shogi network: compact piece-square + hand-count features, king-region
+/// buckets, `DEFAULT_L1` wide (as every shogi net shipped so far); `SHOGI.with_l1(n)` names its
+/// width variants.
 pub const SHOGI: Architecture = Architecture {
     game_id: GAME_SHOGI,
     feature_set: FEATURES_SHOGI_PSQ_HAND_KB,
     inputs: 2 * SHOGI_BOARD_KINDS * 81 + 2 * SHOGI_HAND_FEATURES,
     king_buckets: 1,
-    l1: 128,
+    l1: DEFAULT_L1,
     output_buckets: 8,
     activation: Activation::SCReLU,
     qa: 255,
@@ -138,7 +248,44 @@ mod tests {
     fn layer_sizes_suit_the_simd_kernels() {
         for arch in [CHESS, SHOGI] {
             assert_eq!(arch.l1 % 32, 0, "{arch}");
+            assert_eq!(arch.l1, DEFAULT_L1);
         }
+        assert!(SUPPORTED_L1.contains(&DEFAULT_L1));
+        assert!(SUPPORTED_L1.windows(2).all(|w| w[0] < w[1]));
+        assert!(SUPPORTED_L1.iter().all(|l1| l1 % 32 == 0));
         assert_eq!(SHOGI_HAND_MAX.iter().sum::<usize>(), SHOGI_HAND_FEATURES);
+    }
+
+    #[test]
+    fn width_variants_are_accepted_and_anything_else_is_refused_with_its_reason() {
+        for arch in [CHESS, SHOGI] {
+            for &l1 in SUPPORTED_L1 {
+                assert_eq!(arch.check_variant(&arch.with_l1(l1)), Ok(()), "{l1}");
+                assert_eq!(arch.with_l1(l1).l1, l1);
+            }
+            for l1 in [0, 32, 96, 160, 200, 2048] {
+                let error = arch.check_variant(&arch.with_l1(l1)).unwrap_err();
+                assert!(
+                    error.contains(&format!("l1={l1} is not supported")),
+                    "{error}"
+                );
+                assert!(error.contains("128, 256"), "{error}");
+            }
+        }
+        let error = CHESS.check_variant(&SHOGI.with_l1(256)).unwrap_err();
+        assert!(error.contains("game shogi, expected chess"), "{error}");
+        let other_features = Architecture {
+            feature_set: 9,
+            ..CHESS.with_l1(256)
+        };
+        let error = CHESS.check_variant(&other_features).unwrap_err();
+        assert!(error.contains("feature set #9, expected #1"), "{error}");
+        assert!(!error.contains("l1="), "{error}");
+        let other_quantization = Architecture { qa: 127, ..CHESS };
+        let error = CHESS.check_variant(&other_quantization).unwrap_err();
+        assert!(error.contains("qa 127, expected 255"), "{error}");
+        // An architecture accepts itself even at a width outside the set (test nets, 32 wide).
+        let tiny = CHESS.with_l1(32);
+        assert_eq!(tiny.check_variant(&tiny), Ok(()));
     }
 }

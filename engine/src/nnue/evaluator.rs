@@ -52,15 +52,23 @@ pub struct NnueEval<G: NnueGame> {
 }
 
 impl<G: NnueGame> NnueEval<G> {
-    /// An evaluator for `net`, which must have this game's architecture.
+    /// An evaluator for `net`, which must have this game's architecture or one of its width
+    /// variants (`Architecture::check_variant`). Every buffer is sized here, from the net's own
+    /// width, once.
     pub fn new(net: Arc<Network>) -> Result<Self, NetFormatError> {
-        if *net.arch() != G::ARCH {
-            return Err(NetFormatError::WrongArchitecture {
-                game: G::ARCH.game_name(),
-                detail: format!("net: {}; evaluator: {}", net.arch(), G::ARCH),
+        if net.arch().game_id != G::ARCH.game_id {
+            return Err(NetFormatError::WrongGame {
+                expected: G::ARCH.game_name(),
+                found: net.arch().game_name().to_string(),
             });
         }
-        let l1 = G::ARCH.l1;
+        G::ARCH
+            .check_variant(net.arch())
+            .map_err(|detail| NetFormatError::WrongArchitecture {
+                game: G::ARCH.game_name(),
+                detail,
+            })?;
+        let l1 = net.arch().l1;
         Ok(Self {
             level: SimdLevel::detected(),
             l1,
@@ -231,7 +239,8 @@ impl<G: NnueGame> Evaluator<G> for NnueEval<G> {
             Side::Second => (second, first),
         };
         let bucket = pos.output_bucket().min(G::ARCH.output_buckets - 1);
-        // The net has the game's architecture (checked in `new`): its constants are known here.
+        // The net is a width variant of the game's architecture (checked in `new`): its
+        // quantization constants are the game's, known here.
         self.net
             .output_as(&G::ARCH, self.level, us, them, bucket)
             .clamp(-EVAL_LIMIT, EVAL_LIMIT)
@@ -247,14 +256,15 @@ pub fn evaluate_from_scratch<G: NnueGame>(net: &Network, level: SimdLevel, pos: 
 
 /// `evaluate_from_scratch` with the accumulators in `buffer` (resized to `2 × l1` once): the
 /// "full refresh" of the benchmarks and of the tuner's checks. `net` must have `G`'s
-/// architecture (as every net loaded with `G::ARCH` has); another is a programming error.
+/// architecture or a width variant of it (as every net loaded with `G::ARCH` has); another is a
+/// programming error.
 pub fn evaluate_from_scratch_in<G: NnueGame>(
     net: &Network,
     level: SimdLevel,
     pos: &G,
     buffer: &mut Vec<i16>,
 ) -> i32 {
-    assert_eq!(*net.arch(), G::ARCH, "a {} net is needed", G::NAME);
+    assert_game_net::<G>(net);
     let l1 = net.arch().l1;
     buffer.resize(2 * l1, 0);
     let mut features = [0u32; MAX_ACTIVE];
@@ -276,9 +286,10 @@ pub fn evaluate_from_scratch_in<G: NnueGame>(
 }
 
 /// The accumulator of `perspective` in `pos` summed in plain scalar code straight from the
-/// weight rows (an independent reference for tests). `net` must have `G`'s architecture.
+/// weight rows (an independent reference for tests). `net` must have `G`'s architecture or a
+/// width variant of it.
 pub fn accumulator_reference<G: NnueGame>(net: &Network, pos: &G, perspective: Side) -> Vec<i16> {
-    assert_eq!(*net.arch(), G::ARCH, "a {} net is needed", G::NAME);
+    assert_game_net::<G>(net);
     let mut acc = net.ft_bias().to_vec();
     let mut features = [0u32; MAX_ACTIVE];
     let n = pos.active_features(perspective, &mut features);
@@ -286,4 +297,11 @@ pub fn accumulator_reference<G: NnueGame>(net: &Network, pos: &G, perspective: S
         simd::update_in_place_scalar(&mut acc, &[net.ft_row(f as usize)], &[]);
     }
     acc
+}
+
+/// Panics unless `net` is a net of `G` (its architecture or a width variant).
+fn assert_game_net<G: NnueGame>(net: &Network) {
+    if let Err(detail) = G::ARCH.check_variant(net.arch()) {
+        panic!("a {} net is needed: {detail}", G::NAME);
+    }
 }

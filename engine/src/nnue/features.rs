@@ -86,7 +86,8 @@ impl<const N: usize> FeatureChanges<N> {
 /// features; when it changes, the perspective is rebuilt from the refresh cache, which keeps one
 /// accumulator per key together with the `Snapshot` of pieces it was computed for.
 pub trait NnueGame: Game {
-    /// The architecture of this game's nets.
+    /// The default architecture of this game's nets. A net may also be any width variant of
+    /// it (`Architecture::check_variant`), so sizes come from the net, not from here.
     const ARCH: Architecture;
     /// Number of distinct king keys per perspective (refresh-cache entries).
     const KING_KEYS: usize;

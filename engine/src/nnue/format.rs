@@ -192,6 +192,8 @@ impl NetHeader {
 }
 
 /// Checks a whole net file against the architecture the engine expects and returns its header.
+/// The file may have `expected` itself or any width variant of it (`Architecture::check_variant`):
+/// the payload is checked against the layout of the header's own architecture.
 pub fn validate(bytes: &[u8], expected: &Architecture) -> Result<NetHeader, NetFormatError> {
     let header = NetHeader::parse(bytes)?;
     if header.arch.game_id != expected.game_id {
@@ -200,12 +202,12 @@ pub fn validate(bytes: &[u8], expected: &Architecture) -> Result<NetHeader, NetF
             found: header.arch.game_name().to_string(),
         });
     }
-    if header.arch != *expected {
-        return Err(NetFormatError::WrongArchitecture {
+    expected
+        .check_variant(&header.arch)
+        .map_err(|detail| NetFormatError::WrongArchitecture {
             game: expected.game_name(),
-            detail: format!("file: {}; engine: {}", header.arch, expected),
-        });
-    }
+            detail,
+        })?;
     let available = (bytes.len() - HEADER_LEN) as u64;
     if available < header.payload_len {
         return Err(NetFormatError::Truncated {
@@ -219,7 +221,7 @@ pub fn validate(bytes: &[u8], expected: &Architecture) -> Result<NetHeader, NetF
             extra: available - header.payload_len,
         });
     }
-    let layout = PayloadLayout::of(expected);
+    let layout = PayloadLayout::of(&header.arch);
     if header.payload_len != layout.total as u64 {
         return Err(NetFormatError::PayloadSize {
             expected: layout.total as u64,

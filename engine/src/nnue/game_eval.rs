@@ -78,13 +78,14 @@ impl<G: NnueGame> GameEval<G> {
         GameEval::Classical(G::Classical::default())
     }
 
-    /// NNUE evaluation with `net` (which must have this game's architecture).
+    /// NNUE evaluation with `net` (which must have this game's architecture or a width variant).
     pub fn with_network(net: Arc<Network>) -> Result<Self, NetFormatError> {
         Ok(GameEval::Nnue(Box::new(NnueEval::new(net)?)))
     }
 
-    /// Loads the net file at `path` (`EvalFile`) and switches to it. On error nothing changes:
-    /// the previous evaluator stays, and the error names the file and the problem.
+    /// Loads the net file at `path` (`EvalFile`) and switches to it: a net of this game at any
+    /// supported width (`arch::SUPPORTED_L1`). On error nothing changes: the previous evaluator
+    /// stays, and the error names the file and the problem.
     pub fn load_net(&mut self, path: &Path) -> Result<(), NetLoadError> {
         let net = Network::load(path, &G::ARCH)?;
         *self = Self::with_network(Arc::new(net))?;
@@ -106,10 +107,11 @@ impl<G: NnueGame> GameEval<G> {
             GameEval::Nnue(eval) => {
                 let net = eval.network();
                 format!(
-                    "NNUE {} net '{}' from {} ({:?})",
+                    "NNUE {} net '{}' from {} (l1 {}, {:?})",
                     G::NAME,
                     net.header().name,
                     net.source(),
+                    net.arch().l1,
                     eval.simd_level()
                 )
             }

@@ -76,17 +76,21 @@ pub fn resolve_net_path(path: &Path) -> PathBuf {
 }
 
 impl Network {
+    /// Validates `bytes` as a net of `arch` or of one of its width variants
+    /// (`Architecture::check_variant`); every size comes from the net's own header.
     fn new(bytes: NetBytes, arch: &Architecture, source: String) -> Result<Self, NetFormatError> {
         let header = format::validate(bytes.as_slice(), arch)?;
+        let layout = PayloadLayout::of(&header.arch);
         Ok(Self {
             bytes,
             header,
-            layout: PayloadLayout::of(arch),
+            layout,
             source,
         })
     }
 
-    /// Memory-maps and validates a net file (relative paths resolved by `resolve_net_path`).
+    /// Memory-maps and validates a net file (relative paths resolved by `resolve_net_path`) of
+    /// architecture `arch` or one of its width variants; `arch()` is then the file's.
     pub fn load(path: &Path, arch: &Architecture) -> Result<Self, NetLoadError> {
         let resolved = resolve_net_path(path);
         let io = |source| NetLoadError::Io {
@@ -121,11 +125,13 @@ impl Network {
     }
 
     /// Uses a net embedded in the binary; `bytes` must be 64-byte aligned (see `AlignedBytes`).
+    /// As `load`, any width variant of `arch` is accepted.
     pub fn from_static(bytes: &'static [u8], arch: &Architecture) -> Result<Self, NetFormatError> {
         Self::new(NetBytes::Static(bytes), arch, "embedded".to_string())
     }
 
     /// Copies `bytes` into page-aligned memory and validates them (tests, freshly quantized nets).
+    /// As `load`, any width variant of `arch` is accepted.
     pub fn from_bytes(bytes: &[u8], arch: &Architecture) -> Result<Self, NetLoadError> {
         let mut map = MmapMut::map_anon(bytes.len().max(1)).map_err(|source| NetLoadError::Io {
             path: PathBuf::from("<memory>"),
@@ -150,6 +156,8 @@ impl Network {
         &self.header
     }
 
+    /// The net's own architecture, from its header (its width may differ from the game's
+    /// default).
     pub fn arch(&self) -> &Architecture {
         &self.header.arch
     }
@@ -206,9 +214,10 @@ impl Network {
         self.output_as(&self.header.arch, level, us, them, bucket)
     }
 
-    /// `output` with the quantization constants taken from `arch`, which must be this net's
-    /// architecture. Called with a game's constant architecture, the divisions below compile to
-    /// multiplications (a run-time divisor costs an integer division per evaluation).
+    /// `output` with the quantization constants taken from `arch`, which must have this net's
+    /// quantization (as a game's default architecture has for all its width variants). Called
+    /// with a game's constant architecture, the divisions below compile to multiplications (a
+    /// run-time divisor costs an integer division per evaluation); the width is the net's.
     #[inline(always)]
     pub fn output_as(
         &self,
@@ -218,7 +227,7 @@ impl Network {
         them: &[i16],
         bucket: usize,
     ) -> i32 {
-        debug_assert_eq!(*arch, self.header.arch);
+        debug_assert!(arch.same_quantization(&self.header.arch), "{arch}");
         let sum = simd::screlu_dot(level, us, them, self.out_weights(bucket), arch.qa as i16);
         // SCReLU sums are in QA² · QB units: divide one QA out before adding the bias (QA · QB).
         let raw = sum / arch.qa + self.out_bias(bucket);

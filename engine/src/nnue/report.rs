@@ -72,9 +72,10 @@ pub fn report_for<G: NnueGame>(pos: &G, net: Option<&Path>) -> Result<String, Ev
             let check = evaluate_from_scratch(&network, SimdLevel::Scalar, pos);
             let _ = writeln!(
                 out,
-                "nnue: {score:+} cp (net '{}' from {}, output bucket {}, {level:?}{})",
+                "nnue: {score:+} cp (net '{}' from {}, l1 {}, output bucket {}, {level:?}{})",
                 network.header().name,
                 network.source(),
+                network.arch().l1,
                 pos.output_bucket(),
                 if check == score {
                     ""

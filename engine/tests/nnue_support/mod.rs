@@ -4,22 +4,53 @@
 
 use sente::game::{Game, Side};
 use sente::movelist::MoveList;
-use sente::nnue::arch::{CHESS, SHOGI};
+use sente::nnue::arch::{CHESS, SHOGI, SUPPORTED_L1};
 use sente::nnue::evaluator::accumulator_reference;
 use sente::nnue::random_net::random_network;
 use sente::nnue::{evaluate_from_scratch, Network, NnueEval, NnueGame, SimdLevel};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
+/// The random chess net of the game's default width (seed 1).
 pub fn chess_net() -> Arc<Network> {
-    static NET: OnceLock<Arc<Network>> = OnceLock::new();
-    NET.get_or_init(|| Arc::new(random_network(&CHESS, 1).expect("random chess net")))
-        .clone()
+    chess_net_of_width(CHESS.l1)
 }
 
+/// The random shogi net of the game's default width (seed 2).
 pub fn shogi_net() -> Arc<Network> {
-    static NET: OnceLock<Arc<Network>> = OnceLock::new();
-    NET.get_or_init(|| Arc::new(random_network(&SHOGI, 2).expect("random shogi net")))
-        .clone()
+    shogi_net_of_width(SHOGI.l1)
+}
+
+/// A random net of `G` at hidden width `l1` (seed 1 for chess, 2 for shogi), built once per
+/// game and width.
+pub fn net_of_width<G: NnueGame>(l1: usize) -> Arc<Network> {
+    type Cache = Mutex<Vec<(u32, usize, Arc<Network>)>>;
+    static NETS: OnceLock<Cache> = OnceLock::new();
+    let arch = G::ARCH.with_l1(l1);
+    let seed = if arch.game_id == CHESS.game_id { 1 } else { 2 };
+    let mut nets = NETS.get_or_init(Cache::default).lock().unwrap();
+    if let Some((_, _, net)) = nets
+        .iter()
+        .find(|(game, width, _)| *game == arch.game_id && *width == l1)
+    {
+        return Arc::clone(net);
+    }
+    let net = Arc::new(random_network(&arch, seed).expect("random net"));
+    nets.push((arch.game_id, l1, Arc::clone(&net)));
+    net
+}
+
+pub fn chess_net_of_width(l1: usize) -> Arc<Network> {
+    net_of_width::<sente::chess::Position>(l1)
+}
+
+pub fn shogi_net_of_width(l1: usize) -> Arc<Network> {
+    net_of_width::<sente::shogi::Position>(l1)
+}
+
+/// The hidden widths the width-generic NNUE tests run at: every supported one (the default
+/// first), so each width the engine accepts is proven exact.
+pub fn test_widths() -> &'static [usize] {
+    SUPPORTED_L1
 }
 
 /// Chess starts: the initial position, kiwipete (castling both ways, en passant, promotions

@@ -262,3 +262,43 @@ pub fn assert_bad_positions_refused(engine: &mut Engine, bad: &[&str], expected:
     engine.send("d");
     assert_eq!(engine.sync(), vec![format!("info string {expected}")]);
 }
+
+/// Every net file of `game` in the repository's `nets/` directory (`<game>-*.nnue`, the default
+/// net included): each must keep loading and playing as `EvalFile`.
+pub fn shipped_nets(game: &str) -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../nets");
+    let mut nets: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .expect("the nets directory")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            name.starts_with(&format!("{game}-")) && name.ends_with(".nnue")
+        })
+        .collect();
+    nets.sort();
+    nets
+}
+
+/// Sets `EvalFile` to `net` and checks the engine reports that net `l1` wide, then searches
+/// `position` (a `position` command reaching `pos`) to depth 4 and checks the best move is legal.
+pub fn assert_net_plays<G: sente::game::Game>(
+    engine: &mut Engine,
+    net: &std::path::Path,
+    l1: usize,
+    position: &str,
+    pos: &G,
+) {
+    engine.send(&format!("setoption name EvalFile value {}", net.display()));
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1
+            && lines[0].starts_with("info string Using NNUE")
+            && lines[0].contains(&format!("(l1 {l1}, ")),
+        "{}: {lines:?}",
+        net.display()
+    );
+    engine.send(position);
+    engine.send("go depth 4");
+    let (best, _, _) = engine.bestmove();
+    assert_legal(pos, &best, engine);
+}
