@@ -122,8 +122,15 @@ enum Command {
         nodes: u64,
         /// Play on a real clock instead of a node limit: BASE+INC in seconds (e.g. `10+0.1`).
         /// The runner keeps each side's clock; a side whose clock runs out loses on time.
-        #[arg(long, value_name = "BASE+INC", conflicts_with = "nodes")]
+        #[arg(long, value_name = "BASE+INC", conflicts_with_all = ["nodes", "a_nodes", "b_nodes"])]
         tc: Option<TimeControl>,
+        /// Node limit of the first player only (node odds, e.g. to give a slower net fewer
+        /// nodes for the same time); default: --nodes.
+        #[arg(long)]
+        a_nodes: Option<u64>,
+        /// Node limit of the second player only; default: --nodes.
+        #[arg(long)]
+        b_nodes: Option<u64>,
         /// With --tc: time (ms) each search keeps in reserve for the move's overhead; raise it
         /// on a busy machine if players lose on time by small margins.
         #[arg(long, default_value_t = 10, requires = "tc")]
@@ -325,6 +332,8 @@ fn main() -> Result<()> {
             pairs,
             nodes,
             tc,
+            a_nodes,
+            b_nodes,
             move_overhead,
             threads,
             seed,
@@ -370,7 +379,7 @@ fn main() -> Result<()> {
                 on_pair: Some(print_match_progress),
             };
             let limits = MoveLimits {
-                nodes,
+                nodes: [a_nodes.unwrap_or(nodes), b_nodes.unwrap_or(nodes)],
                 tc,
                 move_overhead_ms: move_overhead,
             };
@@ -442,7 +451,8 @@ fn main() -> Result<()> {
 
 /// How long a match player thinks: a node limit, or a real clock with a move overhead.
 struct MoveLimits {
-    nodes: u64,
+    /// Node limit of each player (without --tc).
+    nodes: [u64; 2],
     tc: Option<TimeControl>,
     move_overhead_ms: u64,
 }
@@ -464,36 +474,40 @@ fn match_for<G: DatagenGame>(
     config: &MatchConfig,
     split: &MatchSplit,
 ) -> Result<()> {
-    if limits.tc.is_none() && limits.nodes == 0 {
-        bail!("--nodes must be at least 1");
+    if limits.tc.is_none() && limits.nodes.contains(&0) {
+        bail!("--nodes, --a-nodes and --b-nodes must be at least 1");
     }
     if config.concurrency == 0 {
         bail!("--threads must be at least 1");
     }
     let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
-    let player = |name: &str, (features, params): (SearchFeatures, SearchParams)| -> Result<_> {
-        let eval = G::load_eval(name)?;
-        let mut player = match limits.tc {
-            Some(tc) => {
-                let mut player = PlayerConfig::with_time_control(name, eval, tc);
-                player.options.move_overhead_ms = limits.move_overhead_ms;
-                player
+    let player =
+        |name: &str, nodes: u64, (features, params): (SearchFeatures, SearchParams)| -> Result<_> {
+            let eval = G::load_eval(name)?;
+            let mut player = match limits.tc {
+                Some(tc) => {
+                    let mut player = PlayerConfig::with_time_control(name, eval, tc);
+                    player.options.move_overhead_ms = limits.move_overhead_ms;
+                    player
+                }
+                None => PlayerConfig::with_nodes(name, eval, nodes),
+            };
+            player.features = features;
+            player.params = params;
+            let changes: Vec<String> = [features.changes(), params.changes()]
+                .into_iter()
+                .filter(|c| !c.is_empty())
+                .collect();
+            if !changes.is_empty() {
+                player.name = format!("{name} [{}]", changes.join(","));
             }
-            None => PlayerConfig::with_nodes(name, eval, limits.nodes),
+            if limits.tc.is_none() && limits.nodes[0] != limits.nodes[1] {
+                player.name = format!("{} ({nodes} nodes)", player.name);
+            }
+            Ok(player)
         };
-        player.features = features;
-        player.params = params;
-        let changes: Vec<String> = [features.changes(), params.changes()]
-            .into_iter()
-            .filter(|c| !c.is_empty())
-            .collect();
-        if !changes.is_empty() {
-            player.name = format!("{name} [{}]", changes.join(","));
-        }
-        Ok(player)
-    };
-    let first = player(a, search[0])?;
-    let second = player(b, search[1])?;
+    let first = player(a, limits.nodes[0], search[0])?;
+    let second = player(b, limits.nodes[1], search[1])?;
     // What merged results must share: players by content (names carry search switches),
     // limits and openings.
     let setup = MatchSetup {
@@ -507,7 +521,8 @@ fn match_for<G: DatagenGame>(
                 "tc={}ms+{}ms overhead={}ms",
                 tc.base_ms, tc.increment_ms, limits.move_overhead_ms
             ),
-            None => format!("nodes={}", limits.nodes),
+            None if limits.nodes[0] == limits.nodes[1] => format!("nodes={}", limits.nodes[0]),
+            None => format!("nodes={}/{}", limits.nodes[0], limits.nodes[1]),
         },
         openings: format!(
             "random_plies={} verify_nodes={} verify_margin={} book={}",
