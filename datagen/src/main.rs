@@ -474,8 +474,13 @@ fn match_for<G: DatagenGame>(
     config: &MatchConfig,
     split: &MatchSplit,
 ) -> Result<()> {
-    if limits.tc.is_none() && limits.nodes.contains(&0) {
-        bail!("--nodes, --a-nodes and --b-nodes must be at least 1");
+    if limits.tc.is_none() {
+        match limits.nodes {
+            [0, 0] => bail!("--nodes must be at least 1"),
+            [0, _] => bail!("--a-nodes (or --nodes) must be at least 1"),
+            [_, 0] => bail!("--b-nodes (or --nodes) must be at least 1"),
+            _ => {}
+        }
     }
     if config.concurrency == 0 {
         bail!("--threads must be at least 1");
