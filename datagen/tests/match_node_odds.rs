@@ -5,9 +5,9 @@ mod common;
 
 use common::DATAGEN;
 
-#[test]
-fn node_odds_give_each_player_its_own_node_limit() {
-    let out = DATAGEN.ok(&[
+/// A classical-vs-classical chess match with `extra` arguments.
+fn classical_match(extra: &[&'static str]) -> Vec<&'static str> {
+    let mut args = vec![
         "match",
         "--game",
         "chess",
@@ -15,6 +15,14 @@ fn node_odds_give_each_player_its_own_node_limit() {
         "classical",
         "--b",
         "classical",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn node_odds_give_each_player_its_own_node_limit() {
+    let out = DATAGEN.ok(&classical_match(&[
         "--pairs",
         "2",
         "--nodes",
@@ -23,7 +31,7 @@ fn node_odds_give_each_player_its_own_node_limit() {
         "30",
         "--seed",
         "3",
-    ]);
+    ]));
     assert!(
         out.contains("classical (3000 nodes) vs classical (30 nodes): 4 games"),
         "{out}"
@@ -34,31 +42,9 @@ fn node_odds_give_each_player_its_own_node_limit() {
         "{out}"
     );
     assert!(DATAGEN
-        .failure(&[
-            "match",
-            "--game",
-            "chess",
-            "--a",
-            "classical",
-            "--b",
-            "classical",
-            "--a-nodes",
-            "0",
-        ])
+        .failure(&classical_match(&["--a-nodes", "0"]))
         .contains("must be at least 1"));
     assert!(DATAGEN
-        .failure(&[
-            "match",
-            "--game",
-            "chess",
-            "--a",
-            "classical",
-            "--b",
-            "classical",
-            "--tc",
-            "1+0.01",
-            "--b-nodes",
-            "100",
-        ])
+        .failure(&classical_match(&["--tc", "1+0.01", "--b-nodes", "100"]))
         .contains("cannot be used with"));
 }
