@@ -119,7 +119,7 @@ def open_chess_engine(spec, options):
     return engine
 
 
-def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, options):
+def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, options, margin=0.0):
     import chess
     import chess.engine
     import chess.pgn
@@ -148,10 +148,10 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, 
             elapsed = time.monotonic() - start
             use[side].add(elapsed, inc)
             clock[side] -= elapsed
-            if clock[side] < 0:
+            if clock[side] < -margin:
                 result, reason = ("0-1" if side else "1-0"), "time forfeit"
                 break
-            clock[side] += inc
+            clock[side] = max(0.0, clock[side]) + inc
             if played.move is None or played.move not in board.legal_moves:
                 result, reason = ("0-1" if side else "1-0"), f"illegal move {played.move}"
                 break
@@ -307,7 +307,7 @@ def shogi_opening(seed, plies):
 
 
 def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, adjudicator, options, byoyomi=False,
-                    swap=()):
+                    swap=(), margin=0.0):
     import cshogi
     base, inc = tc
     black_spec, white_spec = (a_spec, b_spec) if a_black else (b_spec, a_spec)
@@ -349,15 +349,15 @@ def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, adjudicator, 
                 # Main time first, then up to one byoyomi period per move; leftover byoyomi is lost.
                 over = elapsed - clock[side]
                 clock[side] = max(0.0, clock[side] - elapsed)
-                if over > inc:
+                if over > inc + margin:
                     result, reason = loser, "time forfeit"
                     break
             else:
                 clock[side] -= elapsed
-                if clock[side] < 0:
+                if clock[side] < -margin:
                     result, reason = loser, "time forfeit"
                     break
-                clock[side] += inc
+                clock[side] = max(0.0, clock[side]) + inc
             if best == "resign":
                 result, reason = loser, "resign"
                 break
@@ -412,6 +412,9 @@ def main():
     p.add_argument("--draw", metavar="MOVENUMBER:MOVES:CP",
                    help="adjudicate a draw from MOVENUMBER on when both engines' last MOVES scores "
                         "each are within CP of zero (cutechess -draw); off by default")
+    p.add_argument("--timemargin", type=int, default=0, metavar="MS",
+                   help="let an engine exceed its time by up to MS milliseconds without losing on time "
+                        "(cutechess timemargin); the clock then stands at zero. Default 0")
     p.add_argument("--option-a", action="append", default=[], metavar="NAME=VALUE",
                    help="set an engine option of A (repeatable), e.g. EvalFile=classical")
     p.add_argument("--option-b", action="append", default=[], metavar="NAME=VALUE")
@@ -423,6 +426,9 @@ def main():
     resign = parse_ints(args.resign, 2, "resign") if args.resign else None
     draw = parse_ints(args.draw, 3, "draw") if args.draw else None
     tc = parse_tc(args.tc)
+    if args.timemargin < 0:
+        raise SystemExit("--timemargin must be 0 or more milliseconds")
+    margin = args.timemargin / 1000.0
     pairs = (args.games + 1) // 2
     wins = draws = losses = 0
     reasons = {}
@@ -436,11 +442,11 @@ def main():
         if args.game == "chess":
             opening = chess_opening(args.seed * 100003 + pair, args.opening_plies)
             return a_first, play_chess_game(args.a, args.b, a_first, opening, tc, i + 1,
-                                            Adjudicator(resign, draw), options)
+                                            Adjudicator(resign, draw), options, margin)
         opening = shogi_opening(args.seed * 100003 + pair, args.opening_plies)
         swap = tuple(args.a if e == "a" else args.b for e in args.swap_clocks)
         return a_first, play_shogi_game(args.a, args.b, a_first, opening, tc, i + 1,
-                                        Adjudicator(resign, draw), options, args.byoyomi, swap)
+                                        Adjudicator(resign, draw), options, args.byoyomi, swap, margin)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
         futures = [pool.submit(play, i) for i in range(2 * pairs)]
@@ -468,7 +474,8 @@ def main():
                 print(f"game {done}/{2 * pairs}: {result} ({reason}); A: +{wins} ={draws} -{losses} "
                       f"Elo {elo:+.1f} ± {err:.1f}", flush=True)
     elo, err = elo_with_error(wins, draws, losses)
-    print(f"\nA = {args.a} {args.option_a}\nB = {args.b} {args.option_b}\ntc {args.tc}, {wins + draws + losses} games: "
+    margin_note = f" (time margin {args.timemargin} ms)" if args.timemargin else ""
+    print(f"\nA = {args.a} {args.option_a}\nB = {args.b} {args.option_b}\ntc {args.tc}{margin_note}, {wins + draws + losses} games: "
           f"+{wins} ={draws} -{losses}, Elo of A {elo:+.1f} ± {err:.1f} (95%)")
     print("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
     print("clock use: " + clock_use_line("A", clock_totals[0]) + "; " + clock_use_line("B", clock_totals[1]))

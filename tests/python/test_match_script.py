@@ -41,3 +41,24 @@ def test_shogi_byoyomi_match_reports_results_and_clock_use(engine_path):
     for _, ms, _, _ in uses:
         # Once the main time is gone each move gets at most its 100 ms byoyomi period.
         assert int(ms) < 200, out
+
+
+def test_time_margin_forgives_small_overshoots_and_only_those(engine_path):
+    """An engine 60 ms late on every move loses on time at once without a margin, and plays whole
+    games under a 150 ms margin (cutechess timemargin)."""
+    late = f"usi:{sys.executable} {ROOT / 'tests' / 'python' / 'late_usi_engine.py'} 60"
+
+    def match(extra):
+        return subprocess.run(
+            [sys.executable, str(ROOT / "scripts" / "match.py"), "--game", "shogi",
+             "--a", f"usi:{engine_path}", "--b", late, "--games", "2", "--tc", "0+0.1",
+             "--byoyomi", *extra],
+            capture_output=True, text=True, timeout=170, check=True,
+        ).stdout
+
+    strict = match([])
+    assert "terminations: time forfeit by B 2" in strict, strict
+    forgiving = match(["--timemargin", "150"])
+    assert "time forfeit" not in forgiving, forgiving
+    assert "(time margin 150 ms)" in forgiving, forgiving
+    assert "2 games: +2 =0 -0" in forgiving, forgiving
