@@ -8,10 +8,10 @@ GEN="${GEN:?set GEN to the generation number (1 = trained on classical-evaluator
 SENTE_DATA="${SENTE_DATA:-$HOME/sente-data}"
 WORK="$SENTE_DATA/$GAME/gen$GEN"
 THREADS="${THREADS:-$(nproc)}"
-NODES="${NODES:-5000}"
+NODES="${NODES:-1250}"  # as run.sh
 GAMES="${GAMES:-20000}"
 SEED="${SEED:-$GEN}"
-SUPERBATCHES="${SUPERBATCHES:-40}"
+SUPERBATCHES="${SUPERBATCHES:-160}"  # as run.sh (docs/measurements.md)
 BATCHES="${BATCHES:-50}"
 BATCH="${BATCH:-16384}"
 LR="${LR:-cosine:0.001:0.00003}"

@@ -12,9 +12,10 @@
 # Settings (environment): NODES per move (1250: at equal datagen CPU, chess data at 1,250 nodes
 # trained a net +60 ± 40 Elo stronger than data at 2,500 nodes, see docs/measurements.md), POSITIONS of new data per attempt (3000000),
 # GEN_THREADS for datagen (1), THREADS for training and matches (2), SUPERBATCHES / BATCHES /
-# BATCH / LR / WDL / VAL_EVERY / TRAIN_FLAGS for the trainer (40 superbatches: +186 chess and +52
-# shogi over the same data trained for 15, see docs/measurements.md), MATCH_PAIRS / MATCH_NODES / SPRT for
-# the promotion match, MAX_GEN to stop after a generation.
+# BATCH / LR / WDL / VAL_EVERY / TRAIN_FLAGS for the trainer (160 superbatches: on chess gen 3's
+# 7.9M positions 80 beat 40 by +95 and 160 beat 80 by +36; shogi's 3.6M positions gained +18 ± 19
+# from 40 to 80, so the shogi loop runs with SUPERBATCHES=80; see docs/measurements.md),
+# MATCH_PAIRS / MATCH_NODES / SPRT for the promotion match, MAX_GEN to stop after a generation.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 SENTE_DATA="${SENTE_DATA:-$HOME/sente-data}"
@@ -35,7 +36,7 @@ NODES="${NODES:-1250}"
 POSITIONS="${POSITIONS:-3000000}"
 GEN_THREADS="${GEN_THREADS:-1}"
 THREADS="${THREADS:-2}"
-SUPERBATCHES="${SUPERBATCHES:-40}"
+SUPERBATCHES="${SUPERBATCHES:-160}"
 BATCHES="${BATCHES:-50}"
 BATCH="${BATCH:-16384}"
 LR="${LR:-cosine:0.001:0.00003}"
