@@ -119,6 +119,17 @@ def open_chess_engine(spec, options):
     return engine
 
 
+def charge_clock(clock, side, elapsed, inc, margin):
+    """Charges one move's `elapsed` seconds to `side`'s increment clock. False when the clock ran
+    out by more than `margin` (a loss on time); otherwise a clock within the margin stands at zero
+    and the increment is added."""
+    clock[side] -= elapsed
+    if clock[side] < -margin:
+        return False
+    clock[side] = max(0.0, clock[side]) + inc
+    return True
+
+
 def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, options, margin=0.0):
     import chess
     import chess.engine
@@ -147,11 +158,9 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, 
                 break
             elapsed = time.monotonic() - start
             use[side].add(elapsed, inc)
-            clock[side] -= elapsed
-            if clock[side] < -margin:
+            if not charge_clock(clock, side, elapsed, inc, margin):
                 result, reason = ("0-1" if side else "1-0"), "time forfeit"
                 break
-            clock[side] = max(0.0, clock[side]) + inc
             if played.move is None or played.move not in board.legal_moves:
                 result, reason = ("0-1" if side else "1-0"), f"illegal move {played.move}"
                 break
@@ -353,11 +362,9 @@ def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, adjudicator, 
                     result, reason = loser, "time forfeit"
                     break
             else:
-                clock[side] -= elapsed
-                if clock[side] < -margin:
+                if not charge_clock(clock, side, elapsed, inc, margin):
                     result, reason = loser, "time forfeit"
                     break
-                clock[side] = max(0.0, clock[side]) + inc
             if best == "resign":
                 result, reason = loser, "resign"
                 break
