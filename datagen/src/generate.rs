@@ -34,7 +34,7 @@ use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// One played game: its record, the nodes its searches took and their time in seconds.
 type PlayedGame = (StoredGame, u64, f64);
@@ -681,6 +681,22 @@ pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
     threads: usize,
     out: &Path,
 ) -> Result<GenerateSummary> {
+    generate_for(evaluator, config, book, shard, threads, out, None)
+}
+
+/// [`generate_shard`] that also stops at the first chunk boundary after `max_time` has passed
+/// (`datagen run --max-time`): the file then ends with a whole chunk, joins a pool as it is, and
+/// the same command resumes the run where it stopped. Games in flight at the stop are dropped
+/// (the resumed run plays them again from their seeds).
+pub fn generate_for<G: DatagenGame, E: Evaluator<G> + Sync>(
+    evaluator: &E,
+    config: &GenerateConfig,
+    book: Option<&Book<G>>,
+    shard: Shard,
+    threads: usize,
+    out: &Path,
+    max_time: Option<Duration>,
+) -> Result<GenerateSummary> {
     if config.games.is_none() && config.positions.is_none() {
         bail!("give --games or --positions");
     }
@@ -750,7 +766,8 @@ pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
         });
         let mut finished: BTreeMap<u64, PlayedGame> = BTreeMap::new();
         let mut write_chunks = || -> Result<()> {
-            while total.games < target_games && total.positions < target_positions {
+            let time_left = || max_time.is_none_or(|limit| started.elapsed() < limit);
+            while total.games < target_games && total.positions < target_positions && time_left() {
                 let count = GAMES_PER_CHUNK.min(target_games - total.games);
                 let chunk_games = next_game..next_game + count;
                 while chunk_games.clone().any(|i| !finished.contains_key(&i)) {
@@ -786,6 +803,13 @@ pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
     })?;
     session.seconds = started.elapsed().as_secs_f64();
     progress.finish(&total, &session);
+    if total.games < target_games && total.positions < target_positions {
+        eprintln!(
+            "datagen: stopped after --max-time at game {next_game} ({} positions in the file); \
+             the same command resumes the run",
+            total.positions
+        );
+    }
     total.searched_nodes = session.searched_nodes;
     total.search_seconds = session.search_seconds;
     total.seconds = session.seconds;

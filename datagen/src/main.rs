@@ -1,10 +1,10 @@
 //! `datagen`: self-play training data and engine-vs-engine matches. See `datagen --help`.
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::{Parser, Subcommand};
 use datagen::book::Book;
 use datagen::generate::{
-    generate_shard, opening_for, GenerateConfig, OpeningSettings, OpeningSource,
+    generate_for, opening_for, GenerateConfig, OpeningSettings, OpeningSource,
 };
 use datagen::inspect::{print_positions, print_stats, verify_files};
 use datagen::match_result::{MatchResult, MatchSetup};
@@ -22,6 +22,7 @@ use sente_data::chunk::game_kind;
 use sente_data::pool::Pool;
 use sente_data::shard::Shard;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(version, about = "Sente self-play data generation and matches")]
@@ -76,6 +77,11 @@ enum Command {
         /// exactly as the unsharded run plays it. --games is the whole run's total.
         #[arg(long, value_name = "I/N")]
         shard: Option<Shard>,
+        /// Stop at the first chunk boundary after this many seconds (a job's time slot): the
+        /// file ends with a whole chunk, joins a pool as it is, and the same command without
+        /// or with --max-time resumes the run.
+        #[arg(long, value_name = "SECONDS")]
+        max_time: Option<f64>,
     },
     /// Re-label the scores of existing data (files, run directories, pools) with EVALUATOR at
     /// --nodes per position into OUT/data.bin (resumes a killed rescoring with the same
@@ -256,6 +262,7 @@ fn run_for<G: DatagenGame>(
     book: Option<PathBuf>,
     shard: Shard,
     threads: usize,
+    max_time: Option<Duration>,
     out: PathBuf,
 ) -> Result<()> {
     // The book is checked whole before anything else happens.
@@ -267,7 +274,15 @@ fn run_for<G: DatagenGame>(
         out.join(EVALUATOR_FILE),
         evaluator_label(&config.evaluator)? + "\n",
     )?;
-    generate_shard::<G, _>(&eval, &config, book.as_ref(), shard, threads, &out)?;
+    generate_for::<G, _>(
+        &eval,
+        &config,
+        book.as_ref(),
+        shard,
+        threads,
+        &out,
+        max_time,
+    )?;
     Ok(())
 }
 
@@ -288,8 +303,15 @@ fn main() -> Result<()> {
             verify_margin,
             dfrc,
             shard,
+            max_time,
         } => {
             let shard = shard.unwrap_or(Shard::WHOLE);
+            let max_time = max_time
+                .map(|seconds| {
+                    Duration::try_from_secs_f64(seconds)
+                        .map_err(|_| anyhow!("--max-time {seconds}: give seconds, 0 or more"))
+                })
+                .transpose()?;
             let config = GenerateConfig {
                 game,
                 games,
@@ -306,7 +328,7 @@ fn main() -> Result<()> {
             if dfrc && game != GameKind::Chess {
                 bail!("--dfrc is for chess");
             }
-            dispatch_game!(game, G => run_for::<G>(config, book, shard, threads, out))
+            dispatch_game!(game, G => run_for::<G>(config, book, shard, threads, max_time, out))
         }
         Command::Rescore(settings) => {
             dispatch_game!(settings.game, G => datagen::rescore::rescore::<G>(&settings))?;

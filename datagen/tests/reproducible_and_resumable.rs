@@ -111,3 +111,53 @@ fn a_run_with_other_settings_in_the_same_directory_is_refused() {
     assert!(error.contains("other settings"), "{error}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `--max-time` stops a run at a chunk boundary: the file holds whole chunks only (it verifies
+/// and joins a pool as it is), and the same command resumes it to the uninterrupted file.
+#[test]
+fn a_run_stopped_by_max_time_ends_with_whole_chunks_and_resumes_to_the_same_bytes() {
+    let full = scratch("maxtime-full");
+    let timed = scratch("maxtime-timed");
+    let reference = run_to_end("chess", 1, &full);
+
+    let stopped = DATAGEN.run(&with(args("chess", 2, &timed), "--max-time", "0"));
+    assert!(stopped.status.success());
+    let log = String::from_utf8_lossy(&stopped.stderr);
+    assert!(log.contains("stopped after --max-time at game 0"), "{log}");
+    assert!(data_of(&timed).is_empty(), "no chunk is written after 0 s");
+
+    // However far a short slot gets, it leaves a prefix of whole chunks of the full run.
+    DATAGEN.ok(&with(args("chess", 2, &timed), "--max-time", "0.5"));
+    let partial = data_of(&timed);
+    assert_eq!(partial[..], reference[..partial.len()]);
+    let data = timed.join("data.bin");
+    if !partial.is_empty() {
+        DATAGEN.ok(&["verify", "--game", "chess", data.to_str().unwrap()]);
+        let pool = timed.join("pool");
+        DATAGEN.ok(&[
+            "pool",
+            "add",
+            "--pool",
+            pool.to_str().unwrap(),
+            "--game",
+            "chess",
+            "--generation",
+            "1",
+            timed.to_str().unwrap(),
+        ]);
+    }
+    assert_eq!(
+        run_to_end("chess", 2, &timed),
+        reference,
+        "resumed run differs"
+    );
+    for bad_value in ["--max-time=-1", "--max-time=soon"] {
+        let mut bad_args = args("chess", 1, &timed);
+        bad_args.push(bad_value.to_string());
+        let error = DATAGEN.failure(&bad_args);
+        assert!(error.contains("--max-time"), "{error}");
+    }
+    for dir in [full, timed] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
