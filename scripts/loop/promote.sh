@@ -13,9 +13,9 @@ PARENT="$(current_best)"
 [ "$PARENT" = classical ] || PARENT="$(basename "$(readlink -f "$PARENT")")"
 cp "$NEW" "$ROOT/nets/$NAME"
 cp "$NEW" "$ROOT/nets/$GAME-default.nnue"
-MATCH_GAMES="$(grep -oE "[0-9]+ games" "$WORK/match.txt" | head -1)"
-LLR="$(grep -oE "LLR [-0-9.]+" "$WORK/match.txt" | head -1)"
-RESULT="$(grep -E "Elo" "$WORK/match.txt" | head -1 | tr -s ' ' | tr '|' '/'), $MATCH_GAMES, SPRT [$SPRT] $LLR H1"
+MATCH_GAMES="$(grep -oE "[0-9]+ games" "$WORK/match.txt" | tail -1)"
+LLR="$(grep -oE "LLR [-0-9.]+" "$WORK/match.txt" | tail -1)"
+RESULT="$(grep -E "^Elo" "$WORK/match.txt" | tail -1 | tr -s ' ' | tr '|' '/'), $MATCH_GAMES, SPRT [$SPRT] $LLR H1"
 # The provenance counts every file the net was trained on (train.sh: data.bin + EXTRA_DATA).
 DATA=("$WORK/data/data.bin")
 for extra in ${EXTRA_DATA:-}; do DATA+=("$extra"); done

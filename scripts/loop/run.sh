@@ -15,7 +15,8 @@
 # BATCH / LR / WDL / VAL_EVERY / TRAIN_FLAGS for the trainer (160 superbatches: on chess gen 3's
 # 7.9M positions 80 beat 40 by +95 and 160 beat 80 by +36; shogi's 3.6M positions gained +18 ± 19
 # from 40 to 80, so the shogi loop runs with SUPERBATCHES=80; see docs/measurements.md),
-# MATCH_PAIRS / MATCH_NODES / SPRT for the promotion match, MAX_GEN to stop after a generation.
+# MATCH_PAIRS (1500: 400 left a +26.1 ± 20.0 chess net undecided at LLR 2.06) / MATCH_NODES / SPRT
+# for the promotion match, MAX_GEN to stop after a generation.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 SENTE_DATA="${SENTE_DATA:-$HOME/sente-data}"
@@ -43,7 +44,7 @@ LR="${LR:-cosine:0.001:0.00003}"
 WDL="${WDL:-0.0}"
 VAL_EVERY="${VAL_EVERY:-20}"
 TRAIN_FLAGS="${TRAIN_FLAGS:-}"
-MATCH_PAIRS="${MATCH_PAIRS:-400}"
+MATCH_PAIRS="${MATCH_PAIRS:-1500}"
 MATCH_NODES="${MATCH_NODES:-5000}"
 SPRT="${SPRT:-0,10}"
 MAX_GEN="${MAX_GEN:-1000}"
@@ -115,7 +116,7 @@ while true; do
             > "$W/match.tmp" 2>&1
         mv "$W/match.tmp" "$W/match.txt"
     fi
-    log "gen $GEN attempt $A: $(grep -E "Elo" "$W/match.txt" | head -1)"
+    log "gen $GEN attempt $A: $(grep -E "^Elo" "$W/match.txt" | tail -1)"
 
     if grep -q "H1" "$W/match.txt"; then
         HASH="$(sha256sum "$NET" | cut -c1-12)"
@@ -123,7 +124,7 @@ while true; do
         cp "$NET" "$GAME/nets/$NAME"
         POS="$(grep -oE "[0-9]+ scored positions" "$W/data-stats.txt" | cut -d' ' -f1)"
         GAMES_DONE="$(grep -oE "data: [0-9]+ games" "$W/data-stats.txt" | cut -d' ' -f2)"
-        RESULT="$(grep -E "Elo" "$W/match.txt" | head -1 | tr -s ' ' | tr '|' '/'), $(grep -oE "[0-9]+ games" "$W/match.txt" | head -1), SPRT [$SPRT] $(grep -oE "LLR [-0-9.]+" "$W/match.txt" | head -1) H1"
+        RESULT="$(grep -E "^Elo" "$W/match.txt" | tail -1 | tr -s ' ' | tr '|' '/'), $(grep -oE "[0-9]+ games" "$W/match.txt" | tail -1), SPRT [$SPRT] $(grep -oE "LLR [-0-9.]+" "$W/match.txt" | tail -1) H1"
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$GAME" "$NAME" "$GAME-$(sha256sum "$BEST" | cut -c1-12).nnue" \
             "$GAMES_DONE" "$POS" "$NODES" "$SEED (pool: $(wc -l < "$W/data.txt") runs)" \
             "sb=$SUPERBATCHES x $BATCHES x $BATCH lr=$LR wdl=$WDL $TRAIN_FLAGS" "$RESULT" \
