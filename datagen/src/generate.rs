@@ -666,29 +666,19 @@ pub fn generate_with_book<G: DatagenGame, E: Evaluator<G> + Sync>(
     threads: usize,
     out: &Path,
 ) -> Result<GenerateSummary> {
-    generate_shard(evaluator, config, book, Shard::WHOLE, threads, out)
+    generate_shard(evaluator, config, book, Shard::WHOLE, threads, out, None)
 }
 
 /// Runs (or resumes) shard `shard` of a generation into `out`: the games of global index
 /// `i ≡ shard.index (mod shard.count)` below `config.games`, each played exactly as the unsharded
 /// run plays game `i`. Chunk headers hold the shard's local game indices (`run.txt` gains a line
 /// `shard=I/N`). `Shard::WHOLE` is the plain run.
-pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
-    evaluator: &E,
-    config: &GenerateConfig,
-    book: Option<&Book<G>>,
-    shard: Shard,
-    threads: usize,
-    out: &Path,
-) -> Result<GenerateSummary> {
-    generate_for(evaluator, config, book, shard, threads, out, None)
-}
-
-/// [`generate_shard`] that also stops at the first chunk boundary after `max_time` has passed
+///
+/// With `max_time` the run also stops at the first chunk boundary after that much time
 /// (`datagen run --max-time`): the file then ends with a whole chunk, joins a pool as it is, and
 /// the same command resumes the run where it stopped. Games in flight at the stop are dropped
 /// (the resumed run plays them again from their seeds).
-pub fn generate_for<G: DatagenGame, E: Evaluator<G> + Sync>(
+pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
     evaluator: &E,
     config: &GenerateConfig,
     book: Option<&Book<G>>,

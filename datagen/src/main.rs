@@ -4,7 +4,7 @@ use anyhow::{anyhow, bail, Result};
 use clap::{Parser, Subcommand};
 use datagen::book::Book;
 use datagen::generate::{
-    generate_for, opening_for, GenerateConfig, OpeningSettings, OpeningSource,
+    generate_shard, opening_for, GenerateConfig, OpeningSettings, OpeningSource,
 };
 use datagen::inspect::{print_positions, print_stats, verify_files};
 use datagen::match_result::{MatchResult, MatchSetup};
@@ -274,7 +274,7 @@ fn run_for<G: DatagenGame>(
         out.join(EVALUATOR_FILE),
         evaluator_label(&config.evaluator)? + "\n",
     )?;
-    generate_for::<G, _>(
+    generate_shard::<G, _>(
         &eval,
         &config,
         book.as_ref(),

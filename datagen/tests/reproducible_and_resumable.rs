@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{data_of, run_args, scratch, with, DATAGEN};
+use common::{data_of, pool_add_args, run_args, scratch, with, DATAGEN};
 use sente::dispatch_game;
 use sente::game::{Game, GameKind};
 use std::path::Path;
@@ -134,17 +134,7 @@ fn a_run_stopped_by_max_time_ends_with_whole_chunks_and_resumes_to_the_same_byte
     if !partial.is_empty() {
         DATAGEN.ok(&["verify", "--game", "chess", data.to_str().unwrap()]);
         let pool = timed.join("pool");
-        DATAGEN.ok(&[
-            "pool",
-            "add",
-            "--pool",
-            pool.to_str().unwrap(),
-            "--game",
-            "chess",
-            "--generation",
-            "1",
-            timed.to_str().unwrap(),
-        ]);
+        DATAGEN.ok(&pool_add_args(&pool, "chess", 1, &timed));
     }
     assert_eq!(
         run_to_end("chess", 2, &timed),

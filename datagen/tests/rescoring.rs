@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{data_of, run_args, scratch, strings, DATAGEN};
+use common::{data_of, pool_add_args, run_args, scratch, strings, DATAGEN};
 use sente::chess::Position;
 use sente::game::GameKind;
 use sente_data::chunk::encode_chunk;
@@ -237,19 +237,7 @@ fn a_rescored_run_joins_a_pool_as_the_net_at_its_nodes_and_reads_back() {
     let out = dir.join("out");
     rescore(&rescore_args(NET, 80, 2, &out, &[&SOURCE.run]));
     let pool = dir.join("pool");
-    let add = |input: &Path| {
-        strings(&[
-            "pool",
-            "add",
-            "--pool",
-            pool.to_str().unwrap(),
-            "--game",
-            "chess",
-            "--generation",
-            "2",
-            input.to_str().unwrap(),
-        ])
-    };
+    let add = |input: &Path| pool_add_args(&pool, "chess", 2, input);
     DATAGEN.ok(&add(&out));
     DATAGEN.ok(&add(&SOURCE.run));
     let error = DATAGEN.failure(&add(&out));

@@ -76,3 +76,18 @@ pub fn with(mut args: Vec<String>, flag: &str, value: &str) -> Vec<String> {
 pub fn data_of(out: &Path) -> Vec<u8> {
     std::fs::read(out.join("data.bin")).unwrap()
 }
+
+/// `datagen pool add` of `input` to `pool` as generation `generation`.
+pub fn pool_add_args(pool: &Path, game: &str, generation: u32, input: &Path) -> Vec<String> {
+    strings(&[
+        "pool",
+        "add",
+        "--pool",
+        pool.to_str().unwrap(),
+        "--game",
+        game,
+        "--generation",
+        &generation.to_string(),
+        input.to_str().unwrap(),
+    ])
+}
