@@ -2,8 +2,10 @@
 # Step 4: if the SPRT passed (H1 accepted), copy the net into nets/ under its content hash, make it
 # the game's embedded default, and append its provenance to nets/README.md and nets/history.tsv.
 source "$(dirname "$0")/common.sh"
+# shellcheck source=match_summary.sh
+source "$(dirname "$0")/match_summary.sh"
 NEW="$WORK/train/$GAME-gen$GEN.nnue"
-if ! grep -q "H1" "$WORK/match.txt"; then
+if ! grep -q "AcceptH1" "$WORK/match.txt"; then
     echo "promote: the SPRT did not accept the new net (see $WORK/match.txt); nothing promoted"
     exit 1
 fi
@@ -13,9 +15,7 @@ PARENT="$(current_best)"
 [ "$PARENT" = classical ] || PARENT="$(basename "$(readlink -f "$PARENT")")"
 cp "$NEW" "$ROOT/nets/$NAME"
 cp "$NEW" "$ROOT/nets/$GAME-default.nnue"
-MATCH_GAMES="$(grep -oE "[0-9]+ games" "$WORK/match.txt" | tail -1)"
-LLR="$(grep -oE "LLR [-0-9.]+" "$WORK/match.txt" | tail -1)"
-RESULT="$(grep -E "^Elo" "$WORK/match.txt" | tail -1 | tr -s ' ' | tr '|' '/'), $MATCH_GAMES, SPRT [$SPRT] $LLR H1"
+RESULT="$(match_summary "$WORK/match.txt" "$SPRT")"
 # The provenance counts every file the net was trained on (train.sh: data.bin + EXTRA_DATA).
 DATA=("$WORK/data/data.bin")
 for extra in ${EXTRA_DATA:-}; do DATA+=("$extra"); done

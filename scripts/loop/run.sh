@@ -16,7 +16,8 @@
 # 7.9M positions 80 beat 40 by +95 and 160 beat 80 by +36; shogi's 3.6M positions gained +18 ± 19
 # from 40 to 80, so the shogi loop runs with SUPERBATCHES=80; see docs/measurements.md),
 # MATCH_PAIRS (1500: 400 left a +26.1 ± 20.0 chess net undecided at LLR 2.06) / MATCH_NODES / SPRT
-# for the promotion match, MAX_GEN to stop after a generation.
+# for the promotion match, MAX_GEN to stop after a generation, MAX_ATTEMPTS to stop when a
+# generation has been rejected that many times (a bounded run: a cluster job's slot, a test).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 SENTE_DATA="${SENTE_DATA:-$HOME/sente-data}"
@@ -48,11 +49,14 @@ MATCH_PAIRS="${MATCH_PAIRS:-1500}"
 MATCH_NODES="${MATCH_NODES:-5000}"
 SPRT="${SPRT:-0,10}"
 MAX_GEN="${MAX_GEN:-1000}"
+MAX_ATTEMPTS="${MAX_ATTEMPTS:-1000000}"
 
 [ -x "$BIN/datagen" ] || { echo "no binaries in $BIN: run scripts/loop/run.sh install" >&2; exit 1; }
 cd "$SENTE_DATA"
 mkdir -p "$GAME/runs" "$GAME/nets"
 log() { echo "$(date -u '+%F %T') $GAME: $*"; }
+# shellcheck source=match_summary.sh
+source "$ROOT/scripts/loop/match_summary.sh"
 
 # The current best: "<generation> <net path relative to $SENTE_DATA>", seeded on the first start
 # from the repo's embedded default, whose generation is the number of the game's promotions in
@@ -73,6 +77,7 @@ while true; do
     # attempt, which adds more data with the same evaluator; the pool keeps everything.
     A=1
     while [ -f "$GAME/gen$GEN/a$A/rejected" ]; do A=$((A + 1)); done
+    [ "$A" -le "$MAX_ATTEMPTS" ] || { log "gen $GEN: MAX_ATTEMPTS $MAX_ATTEMPTS rejected"; exit 0; }
     W="$GAME/gen$GEN/a$A"
     SEED=$((GEN * 10 + A))
     RUN="$GAME/runs/gen$GEN-n$NODES-s$SEED"
@@ -116,15 +121,15 @@ while true; do
             > "$W/match.tmp" 2>&1
         mv "$W/match.tmp" "$W/match.txt"
     fi
-    log "gen $GEN attempt $A: $(grep -E "^Elo" "$W/match.txt" | tail -1)"
+    RESULT="$(match_summary "$W/match.txt" "$SPRT")"
+    log "gen $GEN attempt $A: $RESULT"
 
-    if grep -q "H1" "$W/match.txt"; then
+    if grep -q "AcceptH1" "$W/match.txt"; then
         HASH="$(sha256sum "$NET" | cut -c1-12)"
         NAME="$GAME-$HASH.nnue"
         cp "$NET" "$GAME/nets/$NAME"
         POS="$(grep -oE "[0-9]+ scored positions" "$W/data-stats.txt" | cut -d' ' -f1)"
         GAMES_DONE="$(grep -oE "data: [0-9]+ games" "$W/data-stats.txt" | cut -d' ' -f2)"
-        RESULT="$(grep -E "^Elo" "$W/match.txt" | tail -1 | tr -s ' ' | tr '|' '/'), $(grep -oE "[0-9]+ games" "$W/match.txt" | tail -1), SPRT [$SPRT] $(grep -oE "LLR [-0-9.]+" "$W/match.txt" | tail -1) H1"
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$GAME" "$NAME" "$GAME-$(sha256sum "$BEST" | cut -c1-12).nnue" \
             "$GAMES_DONE" "$POS" "$NODES" "$SEED (pool: $(wc -l < "$W/data.txt") runs)" \
             "sb=$SUPERBATCHES x $BATCHES x $BATCH lr=$LR wdl=$WDL $TRAIN_FLAGS" "$RESULT" \
