@@ -16,7 +16,9 @@
 # 7.9M positions 80 beat 40 by +95 and 160 beat 80 by +36; shogi's 3.6M positions gained +18 ± 19
 # from 40 to 80, so the shogi loop runs with SUPERBATCHES=80; see docs/measurements.md),
 # MATCH_PAIRS (1500: 400 left a +26.1 ± 20.0 chess net undecided at LLR 2.06) / MATCH_NODES / SPRT
-# for the promotion match, MAX_GEN to stop after a generation, MAX_ATTEMPTS to stop when a
+# for the promotion match (MATCH_A_NODES: the new net's own node limit, default MATCH_NODES, for a
+# new net slower than the best, e.g. a wider one: give it the nodes it searches in the same time),
+# MAX_GEN to stop after a generation, MAX_ATTEMPTS to stop when a
 # generation has been rejected that many times (a bounded run: a cluster job's slot, a test).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -47,6 +49,7 @@ VAL_EVERY="${VAL_EVERY:-20}"
 TRAIN_FLAGS="${TRAIN_FLAGS:-}"
 MATCH_PAIRS="${MATCH_PAIRS:-1500}"
 MATCH_NODES="${MATCH_NODES:-5000}"
+MATCH_A_NODES="${MATCH_A_NODES:-$MATCH_NODES}"
 SPRT="${SPRT:-0,10}"
 MAX_GEN="${MAX_GEN:-1000}"
 MAX_ATTEMPTS="${MAX_ATTEMPTS:-1000000}"
@@ -117,7 +120,7 @@ while true; do
     if [ ! -f "$W/match.txt" ]; then
         log "gen $GEN attempt $A: SPRT [$SPRT] of $NET against $BEST"
         "$BIN/datagen" match --game "$GAME" --a "$NET" --b "$BEST" --pairs "$MATCH_PAIRS" \
-            --nodes "$MATCH_NODES" --threads "$THREADS" --seed "$((SEED + 1000))" --sprt "$SPRT" \
+            --nodes "$MATCH_NODES" --a-nodes "$MATCH_A_NODES" --threads "$THREADS" --seed "$((SEED + 1000))" --sprt "$SPRT" \
             > "$W/match.tmp" 2>&1
         mv "$W/match.tmp" "$W/match.txt"
     fi

@@ -49,7 +49,7 @@ def test_loop_generates_pools_trains_matches_rejects_and_resumes(tmp_path):
 
     assert f"gen {gen} attempt 1: generating 300 positions at 50 nodes" in log, log
     assert f"gen {gen} attempt 1: training on 1 data files" in log, log
-    result = re.search(rf"gen {gen} attempt 1: Elo [-+0-9.]+ ± \S+ \(95%\), 4 games, SPRT \[0,10\] LLR -?[0-9.]+\n", log)
+    result = re.search(rf"gen {gen} attempt 1: Elo \S+ ± \S+ \(95%\), 4 games, SPRT \[0,10\] LLR -?[0-9.]+\n", log)
     assert result, log
     assert f"gen {gen} attempt 1 rejected" in log, log
     assert log.rstrip().endswith(f"gen {gen}: MAX_ATTEMPTS 1 rejected"), log
