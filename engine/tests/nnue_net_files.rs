@@ -228,11 +228,13 @@ fn unsupported_widths_and_other_feature_sets_are_refused_with_their_reason() {
 }
 
 /// Every net in `nets/` (the embedded defaults and every promoted generation) loads as a net of
-/// its game, with the default width.
+/// its game: the game's architecture at the supported width its header names (chess gen 10 on
+/// is 256 wide, every earlier net 128).
 #[test]
 fn every_shipped_net_still_loads() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../nets");
     let mut loaded = Vec::new();
+    let mut widths = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "nnue") {
@@ -247,10 +249,14 @@ fn every_shipped_net_still_loads() {
             panic!("{name}: a net of no known game");
         };
         let net = Network::load(&path, &arch).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(*net.arch(), arch, "{name}");
+        let l1 = net.arch().l1;
+        assert!(SUPPORTED_L1.contains(&l1), "{name}: l1 {l1}");
+        assert_eq!(*net.arch(), arch.with_l1(l1), "{name}");
+        widths.push(l1);
         loaded.push(name);
     }
     for must in ["chess-7f1c3be1ae34.nnue", "shogi-7036271d8bd7.nnue"] {
         assert!(loaded.iter().any(|n| n == must), "{must}: {loaded:?}");
     }
+    assert!(widths.contains(&128) && widths.contains(&256), "{widths:?}");
 }

@@ -195,14 +195,15 @@ impl fmt::Display for Architecture {
 /// near that, and the tuner warns when a quantized bucket could.
 pub const SUPPORTED_L1: &[usize] = &[128, 256, 384, 512, 768, 1024];
 
-/// The default hidden width of both games' nets: every net shipped so far is this wide, and it
-/// suits the data the generations have had (a few million positions); wider variants are for
-/// when the data grows (`docs/retraining.md`).
+/// The default hidden width of both games' nets, what `tuner train` makes without `--l1`: every
+/// shogi net and chess gens 1–9 are this wide. Wider variants are for larger pools: chess gen 10
+/// on is 256 wide, trained with `--l1 256` once the pool held 22M positions
+/// (`docs/retraining.md`).
 pub const DEFAULT_L1: usize = 128;
 
 /// Sente's default chess network (bullet's conventions: SCReLU, QA 255, QB 64, scale 400),
-/// `DEFAULT_L1` wide: what `tuner train --game chess` trains without `--l1` and what every chess
-/// net shipped so far is. `CHESS.with_l1(n)` names its width variants.
+/// `DEFAULT_L1` wide: what `tuner train --game chess` trains without `--l1` (chess gens 1–9; gen 10
+/// on is its 256-wide variant). `CHESS.with_l1(n)` names its width variants.
 pub const CHESS: Architecture = Architecture {
     game_id: GAME_CHESS,
     feature_set: FEATURES_CHESS_768_KB,
