@@ -279,6 +279,16 @@ pub fn shipped_nets(game: &str) -> Vec<std::path::PathBuf> {
     nets
 }
 
+/// The hidden width a net file's header declares (`NetHeader::parse`: chess gen 10 on is 256
+/// wide, every earlier shipped net 128), which the engine must report when it loads the file.
+pub fn declared_l1(net: &std::path::Path) -> usize {
+    let bytes = std::fs::read(net).expect("a net file");
+    sente::nnue::format::NetHeader::parse(&bytes)
+        .unwrap_or_else(|e| panic!("{}: {e}", net.display()))
+        .arch
+        .l1
+}
+
 /// Sets `EvalFile` to `net` and checks the engine reports that net `l1` wide, then searches
 /// `position` (a `position` command reaching `pos`) to depth 4 and checks the best move is legal.
 pub fn assert_net_plays<G: sente::game::Game>(
