@@ -5,7 +5,7 @@ mod protocol_support;
 
 use protocol_support::{
     assert_bad_positions_refused, assert_declares_options, assert_legal, assert_net_plays,
-    declared_l1, position_after, shipped_nets, Engine, Rng, SEARCH,
+    assert_shipped_nets_play, position_after, shipped_nets, Engine, Rng, SEARCH,
 };
 use sente::chess::Position;
 use sente::game::Game;
@@ -575,15 +575,7 @@ fn shipped_and_wider_nets_load_as_evalfile_and_unsupported_widths_are_refused() 
 
     let mut engine = uci_engine();
     let start = Position::startpos();
-    for net in &nets {
-        assert_net_plays(
-            &mut engine,
-            net,
-            declared_l1(net),
-            "position startpos",
-            &start,
-        );
-    }
+    assert_shipped_nets_play(&mut engine, &nets, "position startpos", &start);
     let after = position_after::<Position>(&["e2e4", "c7c5"]);
     assert_net_plays(
         &mut engine,

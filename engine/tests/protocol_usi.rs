@@ -5,7 +5,7 @@ mod protocol_support;
 
 use protocol_support::{
     assert_bad_positions_refused, assert_declares_options, assert_legal, assert_net_plays,
-    declared_l1, position_after, shipped_nets, Engine, SEARCH,
+    assert_shipped_nets_play, position_after, shipped_nets, Engine, SEARCH,
 };
 use sente::game::Game;
 use sente::shogi::Position;
@@ -348,15 +348,7 @@ fn shipped_and_wider_nets_load_as_evalfile() {
 
     let mut engine = usi_engine();
     let start = Position::startpos();
-    for net in &nets {
-        assert_net_plays(
-            &mut engine,
-            net,
-            declared_l1(net),
-            "position startpos",
-            &start,
-        );
-    }
+    assert_shipped_nets_play(&mut engine, &nets, "position startpos", &start);
     assert_net_plays(&mut engine, &wide, 256, "position startpos", &start);
     engine.send(&format!(
         "setoption name EvalFile value {}",

@@ -279,9 +279,22 @@ pub fn shipped_nets(game: &str) -> Vec<std::path::PathBuf> {
     nets
 }
 
+/// Each of `nets` (`shipped_nets`) loads as `EvalFile` at the width its header declares and
+/// plays from `position` (`assert_net_plays`).
+pub fn assert_shipped_nets_play<G: sente::game::Game>(
+    engine: &mut Engine,
+    nets: &[std::path::PathBuf],
+    position: &str,
+    pos: &G,
+) {
+    for net in nets {
+        assert_net_plays(engine, net, declared_l1(net), position, pos);
+    }
+}
+
 /// The hidden width a net file's header declares (`NetHeader::parse`: chess gen 10 on is 256
 /// wide, every earlier shipped net 128), which the engine must report when it loads the file.
-pub fn declared_l1(net: &std::path::Path) -> usize {
+fn declared_l1(net: &std::path::Path) -> usize {
     let bytes = std::fs::read(net).expect("a net file");
     sente::nnue::format::NetHeader::parse(&bytes)
         .unwrap_or_else(|e| panic!("{}: {e}", net.display()))
