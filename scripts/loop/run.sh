@@ -18,8 +18,8 @@
 # MATCH_PAIRS (1500: 400 left a +26.1 ± 20.0 chess net undecided at LLR 2.06) / MATCH_NODES / SPRT
 # for the promotion match (MATCH_A_NODES: the new net's own node limit, default MATCH_NODES, for a
 # new net slower than the best, e.g. a wider one: give it the nodes it searches in the same time),
-# MAX_GEN to stop after a generation, MAX_ATTEMPTS to stop when a
-# generation has been rejected that many times (a bounded run: a cluster job's slot, a test).
+# MAX_GEN to stop after a generation, MAX_ATTEMPTS to stop when a generation has been rejected
+# that many times (a bounded run: a cluster job's slot, a test).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 SENTE_DATA="${SENTE_DATA:-$HOME/sente-data}"
@@ -120,7 +120,8 @@ while true; do
     if [ ! -f "$W/match.txt" ]; then
         log "gen $GEN attempt $A: SPRT [$SPRT] of $NET against $BEST"
         "$BIN/datagen" match --game "$GAME" --a "$NET" --b "$BEST" --pairs "$MATCH_PAIRS" \
-            --nodes "$MATCH_NODES" --a-nodes "$MATCH_A_NODES" --threads "$THREADS" --seed "$((SEED + 1000))" --sprt "$SPRT" \
+            --nodes "$MATCH_NODES" --a-nodes "$MATCH_A_NODES" --threads "$THREADS" \
+            --seed "$((SEED + 1000))" --sprt "$SPRT" \
             > "$W/match.tmp" 2>&1
         mv "$W/match.tmp" "$W/match.txt"
     fi
