@@ -7,5 +7,5 @@ NEW="$WORK/train/$GAME-gen$GEN.nnue"
 OLD="$(current_best)"
 echo "benchmark: $NEW vs $OLD, up to $MATCH_PAIRS pairs at $MATCH_NODES nodes, SPRT [$SPRT]"
 "$BIN/datagen" match --game "$GAME" --a "$NEW" --b "$OLD" --pairs "$MATCH_PAIRS" \
-    --nodes "$MATCH_NODES" --threads "$THREADS" --seed "$((SEED + 1000))" --sprt "$SPRT" \
+    --nodes "$MATCH_NODES" --threads "$THREADS" --seed "$((SEED + 1000))" --sprt="$SPRT" \
     2>&1 | tee "$WORK/match.txt" | tee -a "$WORK/match.log"

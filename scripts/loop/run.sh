@@ -121,7 +121,7 @@ while true; do
         log "gen $GEN attempt $A: SPRT [$SPRT] of $NET against $BEST"
         "$BIN/datagen" match --game "$GAME" --a "$NET" --b "$BEST" --pairs "$MATCH_PAIRS" \
             --nodes "$MATCH_NODES" --a-nodes "$MATCH_A_NODES" --threads "$THREADS" \
-            --seed "$((SEED + 1000))" --sprt "$SPRT" \
+            --seed "$((SEED + 1000))" --sprt="$SPRT" \
             > "$W/match.tmp" 2>&1
         mv "$W/match.tmp" "$W/match.txt"
     fi

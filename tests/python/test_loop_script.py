@@ -2,7 +2,8 @@
 binaries, seeds the current best from the repo's default net, generates a run into the game's
 pool, trains on the pool, plays the SPRT against the best, rejects the undecided net, stops at
 MAX_ATTEMPTS, and a second start goes on with attempt 2 where the first stopped, with the pool
-grown to two runs and the best net unchanged."""
+grown to two runs and the best net unchanged. The second start's SPRT bounds are negative, which
+must reach `datagen match` as one value (not be taken for an option)."""
 
 import os
 import re
@@ -62,9 +63,11 @@ def test_loop_generates_pools_trains_matches_rejects_and_resumes(tmp_path):
 
     # Started again with room for a second attempt: attempt 1 is not redone; attempt 2 adds a run
     # with its own seed and trains on both.
-    log = loop(tmp_path, MAX_ATTEMPTS="2")
+    log = loop(tmp_path, MAX_ATTEMPTS="2", SPRT="-600,-400")
     assert "attempt 1" not in log, log
     assert f"gen {gen} attempt 2: training on 2 data files" in log, log
+    assert re.search(rf"gen {gen} attempt 2: Elo \S+ ± \S+ \(95%\), 4 games, SPRT \[-600,-400\] LLR -?[0-9.]+\n", log), log
+    assert "SPRT [-600, -400]" in (tmp_path / "shogi" / f"gen{gen}" / "a2" / "match.txt").read_text()
     assert log.rstrip().endswith(f"gen {gen}: MAX_ATTEMPTS 2 rejected"), log
     runs = pool_runs(tmp_path)
     assert [run[4] for run in runs] == [str(gen * 10 + 1), str(gen * 10 + 2)], runs

@@ -332,6 +332,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let mut noisy_count = 0;
         let mut skip_quiets = false;
         let killers = self.history.killers(ply);
+        let tt_capture = features.tt_capture_lmr && tt_move.is_some() && !pos.is_quiet(tt_move);
 
         let mut next = 0;
         let mut list_ready = !tt_move_first;
@@ -432,7 +433,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 let singular_candidate = features.singular_extensions
                     && m == tt_move
                     && !excluded.is_some()
-                    && depth >= 8
+                    && depth >= params.singular_depth
                     && tt_entry.is_some_and(|e| {
                         e.depth >= depth - 3 && e.bound != Bound::Upper && !is_mate_value(e.score)
                     });
@@ -527,6 +528,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     r -= 1;
                 }
                 if !improving {
+                    r += 1;
+                }
+                if tt_capture && quiet {
                     r += 1;
                 }
                 if gives_check {

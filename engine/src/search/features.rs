@@ -44,6 +44,9 @@ pub struct SearchFeatures {
     pub razoring: bool,
     /// A capture that beats beta by a margin in a reduced search cuts the node ("probcut").
     pub probcut: bool,
+    /// Quiet moves are reduced one ply more by late-move reductions when the table move is a
+    /// capture or promotion (the position's best continuation is tactical).
+    pub tt_capture_lmr: bool,
 }
 
 impl Default for SearchFeatures {
@@ -66,13 +69,14 @@ impl Default for SearchFeatures {
             deep_cut_node_lmr: false,
             razoring: false,
             probcut: false,
+            tt_capture_lmr: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 17] = [
+    pub const NAMES: [&'static str; 18] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -90,6 +94,7 @@ impl SearchFeatures {
         "deep_cut_node_lmr",
         "razoring",
         "probcut",
+        "tt_capture_lmr",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -111,6 +116,7 @@ impl SearchFeatures {
             "deep_cut_node_lmr" => &mut self.deep_cut_node_lmr,
             "razoring" => &mut self.razoring,
             "probcut" => &mut self.probcut,
+            "tt_capture_lmr" => &mut self.tt_capture_lmr,
             _ => return None,
         })
     }

@@ -78,6 +78,8 @@ search_params! {
     see_noisy: 90, 40..=160, step 8;
     /// Singular extensions: the bound is the table value minus this × depth / 2.
     singular_margin: 4, 2..=8, step 1;
+    /// Singular extensions: the shallowest node that tests its table move for singularity.
+    singular_depth: 8, 4..=12, step 1;
     /// Late-move reductions: `base/100 + ln(depth) ln(moves) / (divisor/100)`.
     lmr_base: 75, 25..=125, step 8;
     /// Late-move reductions: the divisor of the log product, in hundredths.

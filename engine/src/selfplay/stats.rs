@@ -91,12 +91,18 @@ impl ScoreDistribution {
         Self::from_counts(&[0.0, 0.25, 0.5, 0.75, 1.0], &p.0)
     }
 
-    /// Elo with its 95% interval half-width (`elo ± error`).
+    /// Elo with its 95% interval half-width (`elo ± error`). An interval that reaches a score of
+    /// 0 or 1 (every game lost or won, or too few games) has no finite width: the error is then
+    /// infinite, never NaN.
     pub fn elo_with_error(&self) -> (f64, f64) {
         let stderr = (self.variance / self.samples as f64).sqrt();
         let low = elo_from_score(self.mean - Z95 * stderr);
         let high = elo_from_score(self.mean + Z95 * stderr);
-        (elo_from_score(self.mean), (high - low) / 2.0)
+        let error = (high - low) / 2.0;
+        (
+            elo_from_score(self.mean),
+            if error.is_nan() { f64::INFINITY } else { error },
+        )
     }
 
     /// Log-likelihood ratio of H1 (elo1) against H0 (elo0), normal approximation:
@@ -167,6 +173,24 @@ mod tests {
         assert!(close(elo_from_score(10.0 / 11.0), 400.0, 1e-9));
         assert!(close(score_from_elo(elo_from_score(0.6)), 0.6, 1e-12));
         assert_eq!(elo_from_score(1.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn a_match_lost_or_won_whole_has_an_infinite_error_not_nan() {
+        for (wins, losses, elo) in [(0, 6, f64::NEG_INFINITY), (6, 0, f64::INFINITY)] {
+            let d = ScoreDistribution::trinomial(&WdlCounts {
+                wins,
+                draws: 0,
+                losses,
+            })
+            .unwrap();
+            assert_eq!(d.elo_with_error(), (elo, f64::INFINITY));
+        }
+        let lost_pairs = ScoreDistribution::pentanomial(&Pentanomial([3, 0, 0, 0, 0])).unwrap();
+        assert_eq!(
+            lost_pairs.elo_with_error(),
+            (f64::NEG_INFINITY, f64::INFINITY)
+        );
     }
 
     #[test]
