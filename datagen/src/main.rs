@@ -237,6 +237,16 @@ enum PoolCommand {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
+    /// Take files out of the pool (e.g. the source of a rescored copy that joined it): the
+    /// manifest stops listing them and they move to POOL/retired/, nothing is deleted.
+    Retire {
+        /// The pool directory.
+        #[arg(long)]
+        pool: PathBuf,
+        /// File names as `datagen pool list` prints them.
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
     /// Print the manifest with totals.
     List { pool: PathBuf },
 }
@@ -447,6 +457,18 @@ fn main() -> Result<()> {
                     println!(
                         "added {} ({} games, {} positions)",
                         entry.file, entry.games, entry.positions
+                    );
+                }
+                Ok(())
+            }
+            PoolCommand::Retire { pool, files } => {
+                for entry in datagen::pool::retire(&pool, &files)? {
+                    println!(
+                        "retired {} ({} games, {} positions) to {}",
+                        entry.file,
+                        entry.games,
+                        entry.positions,
+                        pool.join(datagen::pool::RETIRED).display()
                     );
                 }
                 Ok(())

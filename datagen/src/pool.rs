@@ -1,8 +1,9 @@
 //! Writing data pools: `datagen pool add` verifies files (checksums, contiguous chunks, replay of
 //! every game), refuses duplicates and other games' data, copies the files in and rewrites the
 //! manifest atomically (temporary file, fsync, rename), one writer at a time (a lock on
-//! `pool.lock`); `datagen pool list` prints the manifest with totals. The manifest format and its
-//! reader are `sente_data::pool`.
+//! `pool.lock`); `datagen pool retire` takes files out of the manifest (a rescored copy replaces
+//! its source) and keeps them under `retired/`, never deleting data; `datagen pool list` prints
+//! the manifest with totals. The manifest format and its reader are `sente_data::pool`.
 
 use crate::run_info::{self, read_indexed_games, RunInfo};
 use anyhow::{anyhow, bail, Context, Result};
@@ -14,8 +15,21 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-/// File locked by `add` while it changes the pool.
+/// File locked by `add` and `retire` while they change the pool.
 const LOCK: &str = "pool.lock";
+/// Where `retire` keeps the files it takes out of the manifest.
+pub const RETIRED: &str = "retired";
+
+/// Takes the lock on the pool at `dir` (created if missing); it is released when dropped.
+fn lock_pool(dir: &Path) -> Result<std::fs::File> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let lock_path = dir.join(LOCK);
+    let lock = std::fs::File::create(&lock_path)
+        .with_context(|| format!("creating {}", lock_path.display()))?;
+    lock.lock()
+        .with_context(|| format!("locking {}", lock_path.display()))?;
+    Ok(lock)
+}
 
 /// Whether both files play the same games for the same global index (same seed, evaluator and
 /// node limit), so they must not share an index.
@@ -144,13 +158,8 @@ pub fn add<G: Game>(
     if inputs.is_empty() {
         bail!("give run directories or data files to add");
     }
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     // One writer at a time (e.g. two merge jobs of a cluster); the lock goes with the process.
-    let lock_path = dir.join(LOCK);
-    let lock = std::fs::File::create(&lock_path)
-        .with_context(|| format!("creating {}", lock_path.display()))?;
-    lock.lock()
-        .with_context(|| format!("locking {}", lock_path.display()))?;
+    let lock = lock_pool(dir)?;
     let mut pool = if Pool::is_pool(dir) {
         Pool::open(dir)?
     } else {
@@ -267,6 +276,60 @@ pub fn add<G: Game>(
     }
     drop(lock);
     Ok(staged.into_iter().map(|s| s.entry).collect())
+}
+
+/// Takes the manifest's files named in `files` out of the pool at `dir` (training no longer reads
+/// them) and moves each, with its `.run.txt`, into `dir/retired/`, whose `retired.tsv` keeps
+/// their manifest rows. Every name is checked before anything changes: one unknown name retires
+/// nothing. The manifest is rewritten first, so a kill at any moment leaves a pool whose manifest
+/// lists only files it holds. Returns the retired entries.
+pub fn retire(dir: &Path, files: &[String]) -> Result<Vec<PoolEntry>> {
+    if files.is_empty() {
+        bail!("name the pool files to retire (as `datagen pool list` prints them)");
+    }
+    let lock = lock_pool(dir)?;
+    let mut pool = Pool::open(dir)?;
+    for (k, file) in files.iter().enumerate() {
+        if !pool.entries.iter().any(|e| &e.file == file) {
+            bail!("{file} is not in the pool at {}", dir.display());
+        }
+        if files[..k].contains(file) {
+            bail!("{file} is named twice");
+        }
+    }
+    let (retired, kept): (Vec<PoolEntry>, Vec<PoolEntry>) = pool
+        .entries
+        .drain(..)
+        .partition(|e| files.contains(&e.file));
+    pool.entries = kept;
+    let retired_dir = dir.join(RETIRED);
+    std::fs::create_dir_all(&retired_dir)
+        .with_context(|| format!("creating {}", retired_dir.display()))?;
+    let log_path = retired_dir.join("retired.tsv");
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log_path)
+        .with_context(|| format!("opening {}", log_path.display()))?;
+    for entry in &retired {
+        writeln!(log, "{}", entry.row())
+            .and_then(|()| log.sync_all())
+            .with_context(|| format!("writing {}", log_path.display()))?;
+    }
+    save(&pool)?;
+    for entry in &retired {
+        for name in [entry.file.clone(), format!("{}.run.txt", entry.file)] {
+            let (from, to) = (dir.join(&name), retired_dir.join(&name));
+            if from.exists() {
+                std::fs::rename(&from, &to)
+                    .with_context(|| format!("moving {} to {}", from.display(), to.display()))?;
+            }
+        }
+    }
+    sync_dir(&retired_dir);
+    sync_dir(dir);
+    drop(lock);
+    Ok(retired)
 }
 
 #[cfg(test)]

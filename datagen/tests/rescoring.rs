@@ -2,7 +2,8 @@
 //! results, ends and unscored plies and get new scores; games that do not replay are reported and
 //! left out; the output is the same on one or two threads and a cut or damaged output resumes to
 //! the same bytes; other settings and bad inputs are refused with errors naming them; the output
-//! joins a pool and reads back.
+//! joins a pool and reads back, and its source can then be retired from the pool (kept aside,
+//! never deleted) so that training reads each game once.
 
 mod common;
 
@@ -261,5 +262,65 @@ fn a_rescored_run_joins_a_pool_as_the_net_at_its_nodes_and_reads_back() {
     assert_eq!(pooled[..40], games_of(&out.join("data.bin"))[..]);
     let digest = DATAGEN.ok(&["digest", "--game", "chess", pool.to_str().unwrap()]);
     assert!(digest.starts_with("games 80 digest "), "{digest}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_rescored_copy_replaces_its_source_once_the_source_is_retired() {
+    let dir = scratch("rescore-retire");
+    let out = dir.join("out");
+    rescore(&rescore_args(NET, 80, 1, &out, &[&SOURCE.run]));
+    let pool = dir.join("pool");
+    DATAGEN.ok(&pool_add_args(&pool, "chess", 2, &SOURCE.run));
+    DATAGEN.ok(&pool_add_args(&pool, "chess", 2, &out));
+    let before = Pool::open(&pool).unwrap();
+    let source = before
+        .entries
+        .iter()
+        .find(|e| e.nodes != 80)
+        .unwrap()
+        .clone();
+    let pool_arg = pool.to_str().unwrap();
+    let retire = |files: &[&str]| {
+        let mut args = strings(&["pool", "retire", "--pool", pool_arg]);
+        args.extend(strings(files));
+        args
+    };
+
+    // An unknown name (or a name given twice) retires nothing.
+    let error = DATAGEN.failure(&retire(&[&source.file, "g2-nothing.bin"]));
+    assert!(
+        error.contains("g2-nothing.bin is not in the pool"),
+        "{error}"
+    );
+    let error = DATAGEN.failure(&retire(&[&source.file, &source.file]));
+    assert!(error.contains("named twice"), "{error}");
+    assert_eq!(Pool::open(&pool).unwrap(), before);
+
+    let said = DATAGEN.ok(&retire(&[&source.file]));
+    assert!(
+        said.contains(&format!("retired {} (40 games", source.file)),
+        "{said}"
+    );
+    let after = Pool::open(&pool).unwrap();
+    assert_eq!(after.entries.len(), 1);
+    assert_eq!(after.entries[0].nodes, 80, "the rescored copy stays");
+    let retired = pool.join("retired");
+    assert!(!pool.join(&source.file).exists());
+    assert_eq!(
+        std::fs::read(retired.join(&source.file)).unwrap(),
+        data_of(&SOURCE.run),
+        "the source's data is kept, byte for byte"
+    );
+    assert!(retired.join(format!("{}.run.txt", source.file)).is_file());
+    let log = std::fs::read_to_string(retired.join("retired.tsv")).unwrap();
+    assert_eq!(log, format!("{}\n", source.row()));
+
+    // Training reads the pool's manifest: each game once, with the new scores.
+    let files = expand_data_paths(std::slice::from_ref(&pool)).unwrap();
+    let pooled: Vec<StoredGame> = files.iter().flat_map(|f| games_of(f)).collect();
+    assert_eq!(pooled, games_of(&out.join("data.bin")));
+    let error = DATAGEN.failure(&retire(&[&source.file]));
+    assert!(error.contains("is not in the pool"), "{error}");
     let _ = std::fs::remove_dir_all(dir);
 }
