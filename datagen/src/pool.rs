@@ -287,6 +287,9 @@ pub fn retire(dir: &Path, files: &[String]) -> Result<Vec<PoolEntry>> {
     if files.is_empty() {
         bail!("name the pool files to retire (as `datagen pool list` prints them)");
     }
+    if !Pool::is_pool(dir) {
+        bail!("{} is not a pool (no manifest)", dir.display());
+    }
     let lock = lock_pool(dir)?;
     let mut pool = Pool::open(dir)?;
     for (k, file) in files.iter().enumerate() {
