@@ -230,6 +230,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// the history counts as a repetition (the usual search shortcut); otherwise the game's strict
     /// rule applies (chess threefold, shogi fourfold with perpetual-check detection).
     fn rule_outcome(&self, history: &[HistoryEntry], in_search: bool) -> Option<Outcome>;
+    /// Whether the side to move has a reversible move into a position of `history` (the search
+    /// is `ply` plies below its root) that would make the game a draw by repetition: the search
+    /// can take the draw score as a lower bound before searching a move. `false` is always safe.
+    fn upcoming_repetition(&self, _history: &[HistoryEntry], _ply: usize) -> bool {
+        false
+    }
     /// Shogi: whether the side to move may declare an entering-king win now (per the rule this
     /// position was configured with). Chess: always false.
     fn can_declare_win(&self) -> bool {

@@ -189,6 +189,10 @@ impl Game for Position {
         self.no_moves_outcome_impl()
     }
 
+    fn upcoming_repetition(&self, history: &[HistoryEntry], ply: usize) -> bool {
+        Position::upcoming_repetition(self, history, ply)
+    }
+
     fn rule_outcome(&self, history: &[HistoryEntry], in_search: bool) -> Option<Outcome> {
         self.rule_outcome_impl(history, in_search)
     }

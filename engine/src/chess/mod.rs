@@ -5,6 +5,7 @@ pub mod attacks;
 pub mod bitboard;
 mod checks;
 pub mod classical;
+mod cuckoo;
 pub mod delta;
 mod edit_board;
 pub mod fen;

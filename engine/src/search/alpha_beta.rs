@@ -66,6 +66,16 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             if ply >= MAX_PLY - 1 {
                 return if in_check { 0 } else { self.evaluate(pos) };
             }
+            // A move back into a position of the line draws: the draw is a lower bound.
+            if features.upcoming_repetition
+                && alpha < 0
+                && pos.upcoming_repetition(&self.game_history, ply)
+            {
+                alpha = 0;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
             alpha = alpha.max(mated_at(ply));
             beta = beta.min(winning_at(ply + 1));
             if alpha >= beta {

@@ -47,6 +47,9 @@ pub struct SearchFeatures {
     /// Quiet moves are reduced one ply more by late-move reductions when the table move is a
     /// capture or promotion (the position's best continuation is tactical).
     pub tt_capture_lmr: bool,
+    /// A node whose side to move has a reversible move back into a position on the line
+    /// (`Game::upcoming_repetition`, chess) raises alpha to the draw score before searching.
+    pub upcoming_repetition: bool,
 }
 
 impl Default for SearchFeatures {
@@ -70,13 +73,14 @@ impl Default for SearchFeatures {
             razoring: false,
             probcut: false,
             tt_capture_lmr: false,
+            upcoming_repetition: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 18] = [
+    pub const NAMES: [&'static str; 19] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -95,6 +99,7 @@ impl SearchFeatures {
         "razoring",
         "probcut",
         "tt_capture_lmr",
+        "upcoming_repetition",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -117,6 +122,7 @@ impl SearchFeatures {
             "razoring" => &mut self.razoring,
             "probcut" => &mut self.probcut,
             "tt_capture_lmr" => &mut self.tt_capture_lmr,
+            "upcoming_repetition" => &mut self.upcoming_repetition,
             _ => return None,
         })
     }

@@ -33,6 +33,16 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         if let Some(outcome) = pos.rule_outcome(&self.game_history, true) {
             return outcome_value(outcome, ply);
         }
+        // A move back into a position of the line draws: the draw is a lower bound.
+        if shared.features.upcoming_repetition
+            && alpha < 0
+            && pos.upcoming_repetition(&self.game_history, ply)
+        {
+            alpha = 0;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.evaluate(pos) };
