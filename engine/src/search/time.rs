@@ -24,6 +24,11 @@ const MAX_SHARE_PERMILLE: u64 = 800;
 /// machine delayed 3 of 40 moves past a 0.1 s byoyomi with only the 10 ms overhead kept).
 const BYOYOMI_RESERVE_MAX_MS: u64 = 100;
 
+/// Without byoyomi, this much of the main time (at most half of it) is never planned for: a
+/// process descheduled for tens of milliseconds on a loaded machine must still find time on its
+/// clock (1 s + 10 ms games flagged at nice 10 beside a busy process with only the overhead kept).
+const LOW_CLOCK_RESERVE_MS: u64 = 50;
+
 /// Splits the clock into a budget for `side`'s move. `None` means "no time limit" (no clock and
 /// no move time). The move overhead is taken off every bound.
 pub fn allocate_time(
@@ -54,7 +59,8 @@ pub fn allocate_time(
         let reserve = (byoyomi / 4).min(BYOYOMI_RESERVE_MAX_MS);
         (main, byoyomi.saturating_sub(move_overhead_ms + reserve))
     } else {
-        (main.saturating_sub(move_overhead_ms), 0)
+        let usable = main.saturating_sub(move_overhead_ms);
+        (usable - LOW_CLOCK_RESERVE_MS.min(usable / 2), 0)
     };
     let cap = if horizon == 1 {
         main_usable * 9 / 10
@@ -181,7 +187,7 @@ mod tests {
     #[test]
     fn sudden_death_spends_a_small_share() {
         let b = budget(&clock(60_000, 0, None, 0));
-        assert_eq!(b.soft_ms, (60_000 - 10) / 30);
+        assert_eq!(b.soft_ms, (60_000 - 10 - LOW_CLOCK_RESERVE_MS) / 30);
         assert_eq!(b.hard_ms, b.soft_ms * 4);
     }
 
@@ -200,9 +206,30 @@ mod tests {
     }
 
     #[test]
+    fn a_low_clock_keeps_a_reserve() {
+        // 150 ms left, 100 ms increment: 50 ms are never planned for, so the hard bound leaves
+        // them on the clock (with the overhead).
+        let b = budget(&clock(150, 100, None, 0));
+        assert!(b.hard_ms <= 150 - 10 - 50, "{b:?}");
+        // A long 1 s + 10 ms game in which every move takes its soft bound settles with the
+        // reserve still on the clock (without it, about 125 ms would be left).
+        let mut left = 1000;
+        for _ in 0..300 {
+            left = left - budget(&clock(left, 10, None, 0)).soft_ms + 10;
+        }
+        assert!(left >= 150, "{left} ms left");
+        // A clock below twice the reserve keeps half of it.
+        let tiny = budget(&clock(40, 0, None, 0));
+        assert!(tiny.hard_ms <= 15 && tiny.hard_ms >= 1, "{tiny:?}");
+        // Byoyomi: the main time may be spent to the end, the period follows.
+        let byoyomi = budget(&clock(150, 0, None, 1000));
+        assert!(byoyomi.hard_ms > 150, "{byoyomi:?}");
+    }
+
+    #[test]
     fn moves_to_go_divides_the_remaining_time() {
         let b = budget(&clock(30_000, 0, Some(10), 0));
-        assert_eq!(b.soft_ms, (30_000 - 10) / 10);
+        assert_eq!(b.soft_ms, (30_000 - 10 - LOW_CLOCK_RESERVE_MS) / 10);
         let last = budget(&clock(30_000, 0, Some(1), 0));
         assert!(last.hard_ms <= (30_000 - 10) * 9 / 10);
         assert!(last.soft_ms >= 10_000);
