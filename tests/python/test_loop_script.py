@@ -3,7 +3,9 @@ binaries, seeds the current best from the repo's default net, generates a run in
 pool, trains on the pool, plays the SPRT against the best, rejects the undecided net, stops at
 MAX_ATTEMPTS, and a second start goes on with attempt 2 where the first stopped, with the pool
 grown to two runs and the best net unchanged. The second start's SPRT bounds are negative, which
-must reach `datagen match` as one value (not be taken for an option)."""
+must reach `datagen match` as one value (not be taken for an option). A second test runs it with
+RESCORE_POSITIONS through a promotion into the next generation, which starts by rescoring the
+pool's stale files."""
 
 import os
 import re
@@ -27,8 +29,8 @@ def loop(data, **settings):
     return done.stdout
 
 
-def pool_runs(data):
-    rows = (data / "shogi" / "pool" / "pool.tsv").read_text().splitlines()[2:]
+def pool_runs(data, game="shogi"):
+    rows = (data / game / "pool" / "pool.tsv").read_text().splitlines()[2:]
     return [row.split("\t") for row in rows]
 
 
@@ -73,3 +75,105 @@ def test_loop_generates_pools_trains_matches_rejects_and_resumes(tmp_path):
     assert [run[4] for run in runs] == [str(gen * 10 + 1), str(gen * 10 + 2)], runs
     assert (tmp_path / "shogi" / "best.txt").read_text().split()[0] == str(promotions)
     assert not (tmp_path / "shogi" / "promotions.tsv").exists()
+
+
+def test_loop_rescores_stale_pool_files_after_a_promotion_and_resumes(tmp_path):
+    """RESCORE_POSITIONS: generation `gen` is rejected once, then an older (classical, generation
+    gen - 1) run joins the pool by hand, attempt 2 is promoted (an SPRT that any mixed result
+    passes), and generation gen + 1 starts by rescoring the stale files with the new best net:
+    oldest generation first, then manifest order, until their positions reach the budget. The
+    rescored copies join the pool as generation gen + 1, their sources are retired, and a resumed
+    loop neither rescores again nor fails, even after a kill between a command and its marker.
+    Chess: the promoted net of so tiny a training is nearly flat, and shogi searches with such a
+    net take about 100,000 nodes a position whatever the node limit (depth 1 always finishes its
+    first root move), which makes rescoring shogi data minutes long."""
+    install = subprocess.run(["bash", str(RUN), "install"], env={**os.environ, "SENTE_DATA": str(tmp_path)},
+                             capture_output=True, text=True, timeout=170)
+    assert install.returncode == 0, install.stdout + install.stderr
+    gen = sum(1 for line in (ROOT / "nets" / "history.tsv").read_text().splitlines()
+              if line.startswith("chess\t")) + 1
+    chess = tmp_path / "chess"
+    pool = chess / "pool"
+
+    # Generation gen, attempt 1: nothing in the pool is stale, so nothing is rescored.
+    log = loop(tmp_path, GAME="chess", MAX_ATTEMPTS="1", RESCORE_POSITIONS="1", RESCORE_NODES="50")
+    assert "rescor" not in log, log
+    assert not (chess / f"gen{gen}" / "rescore").exists()
+
+    # An older run (the classical evaluator's) joins the pool after gen's first run.
+    datagen = str(tmp_path / "bin" / "datagen")
+    subprocess.run([datagen, "run", "--game", "chess", "--positions", "200", "--nodes", "50", "--seed", "7",
+                    "--out", str(tmp_path / "old-run")], check=True, capture_output=True, timeout=60)
+    subprocess.run([datagen, "pool", "add", "--pool", str(pool), "--game", "chess", "--generation", str(gen - 1),
+                    str(tmp_path / "old-run")], check=True, capture_output=True, timeout=60)
+    first, old = pool_runs(tmp_path, "chess")
+    assert first[1] == str(gen) and old[1] == str(gen - 1) and old[2] == "classical", (first, old)
+    # The budget reaches past the old file: the oldest file and then gen's first file are chosen.
+    budget = int(old[7]) + 1
+    rescore = {"RESCORE_POSITIONS": str(budget), "RESCORE_NODES": "50"}
+
+    # Attempt 2 of gen is promoted; rescoring is for the start of a generation, not of attempt 2.
+    log = loop(tmp_path, GAME="chess", MAX_GEN=str(gen), MAX_ATTEMPTS="2", SPRT="-1500,-500", MATCH_PAIRS="16",
+               MATCH_NODES="1", MATCH_A_NODES="1000", **rescore)
+    assert "rescor" not in log, log
+    assert f"gen {gen} promoted" in log, log
+    assert (chess / "best.txt").read_text().split()[0] == str(gen)
+    before = pool_runs(tmp_path, "chess")
+    assert [run[0] for run in before[:2]] == [first[0], old[0]], before
+    second = before[2]
+    assert second[1] == str(gen) and second[4] == str(gen * 10 + 2), before
+
+    # Generation gen + 1 starts by rescoring, then generates, trains and is rejected.
+    log = loop(tmp_path, GAME="chess", MAX_GEN=str(gen + 1), MAX_ATTEMPTS="1", **rescore)
+    work = chess / f"gen{gen + 1}" / "rescore"
+    assert (work / "files.txt").read_text().split() == [old[0], first[0]]
+    assert f"gen {gen + 1}: chose 2 stale pool files of generations {gen - 1},{gen}, " \
+           f"{int(old[7]) + int(first[7])} positions" in log, log
+    steps = [f"rescoring {old[0]} at 50 nodes", f"rescoring {first[0]} at 50 nodes",
+             f"gen {gen + 1} attempt 1: generating"]
+    assert all(step in log for step in steps), log
+    assert [log.index(step) for step in steps] == sorted(log.index(step) for step in steps), log
+    assert log.count("added the rescored copy") == 2 and log.count("retired g") == 2, log
+    for source in (old, first):
+        assert not (pool / source[0]).exists()
+        assert (pool / "retired" / source[0]).is_file()
+        assert (pool / "retired" / f"{source[0]}.run.txt").is_file()
+    retired_rows = (pool / "retired" / "retired.tsv").read_text().splitlines()
+    assert sorted(retired_rows) == sorted("\t".join(row) for row in (old, first)), retired_rows
+    after = pool_runs(tmp_path, "chess")
+    names = [run[0] for run in after]
+    assert old[0] not in names and first[0] not in names and second[0] in names, after
+    own = [run for run in after if run[4] == str((gen + 1) * 10 + 1)]
+    rescored = [run for run in after if run[1] == str(gen + 1) and run not in own]
+    assert len(own) == 1 and len(rescored) == 2 and len(after) == 4, after
+    for copy, source in zip(rescored, (old, first)):
+        # The best net's labels (the evaluator of gen + 1's own run), the same games and positions.
+        assert copy[2] == own[0][2] and copy[2] != source[2] and copy[3] == "50", (copy, source)
+        assert copy[6:8] == source[6:8] and copy[9] != source[9], (copy, source)
+    positions = lambda runs: sum(int(run[7]) for run in runs)
+    assert positions(after) - int(own[0][7]) == positions(before), (before, after)
+    data = (chess / f"gen{gen + 1}" / "a1" / "data.txt").read_text().split()
+    assert sorted(data) == sorted(f"chess/pool/{name}" for name in names), data
+    assert f"gen {gen + 1} attempt 1: training on 4 data files" in log, log
+    assert log.rstrip().endswith(f"gen {gen + 1}: MAX_ATTEMPTS 1 rejected"), log
+
+    # A second start does nothing more.
+    log = loop(tmp_path, GAME="chess", MAX_GEN=str(gen + 1), MAX_ATTEMPTS="1", **rescore)
+    assert "rescor" not in log and "retire" not in log, log
+    assert pool_runs(tmp_path, "chess") == after
+
+    # Killed after the last `pool add` and `pool retire` but before their markers, and inside the
+    # retire between the manifest's rewrite and the move of the file: the next start finds the
+    # copies in the manifest, the sources out of it, finishes the move and goes on to attempt 2.
+    for marker in ["done", *(f"{name[:-len('.bin')]}.{step}" for name in (old[0], first[0])
+                             for step in ("added", "retired"))]:
+        (work / marker).unlink()
+    (pool / "retired" / first[0]).rename(pool / first[0])
+    log = loop(tmp_path, GAME="chess", MAX_GEN=str(gen + 1), MAX_ATTEMPTS="2", **rescore)
+    assert "rescoring g" not in log and "added the rescored copy" not in log, log
+    assert log.count("is already in the pool") == 2 and log.count("is already retired") == 2, log
+    assert f"gen {gen + 1}: rescoring done" in log, log
+    assert (pool / "retired" / first[0]).is_file() and not (pool / first[0]).exists()
+    assert (pool / "retired" / "retired.tsv").read_text().splitlines() == retired_rows
+    assert pool_runs(tmp_path, "chess")[:4] == after and len(pool_runs(tmp_path, "chess")) == 5
+    assert f"gen {gen + 1} attempt 2: training on 5 data files" in log, log
