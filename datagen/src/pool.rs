@@ -309,12 +309,21 @@ pub fn retire(dir: &Path, files: &[String]) -> Result<Vec<PoolEntry>> {
     std::fs::create_dir_all(&retired_dir)
         .with_context(|| format!("creating {}", retired_dir.display()))?;
     let log_path = retired_dir.join("retired.tsv");
+    // A retry after a kill between this log and the manifest finds its rows already written.
+    let logged = match std::fs::read_to_string(&log_path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", log_path.display())),
+    };
     let mut log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&log_path)
         .with_context(|| format!("opening {}", log_path.display()))?;
-    for entry in &retired {
+    for entry in retired
+        .iter()
+        .filter(|e| !logged.lines().any(|line| line == e.row()))
+    {
         writeln!(log, "{}", entry.row())
             .and_then(|()| log.sync_all())
             .with_context(|| format!("writing {}", log_path.display()))?;
