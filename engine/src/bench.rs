@@ -7,10 +7,27 @@ pub mod positions;
 use crate::eval::Evaluator;
 use crate::game::{Game, GameKind, HistoryEntry};
 use crate::nnue::{EvalChoice, GameEval, NnueGame};
-use crate::search::{Limits, SearchControl, SearchFeatures, SearchOptions, Searcher};
+use crate::search::{Limits, SearchControl, SearchFeatures, SearchOptions, SearchParams, Searcher};
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
+
+/// The search a bench runs: its switches and numeric parameters (the engine's defaults unless
+/// changed, for a technique's or a tuned set's signature before it becomes the default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BenchSearch {
+    pub features: SearchFeatures,
+    pub params: SearchParams,
+}
+
+impl From<SearchFeatures> for BenchSearch {
+    fn from(features: SearchFeatures) -> Self {
+        Self {
+            features,
+            params: SearchParams::default(),
+        }
+    }
+}
 
 /// Depth used when none is given: a few seconds per game.
 pub fn default_bench_depth(game: GameKind) -> u32 {
@@ -39,18 +56,22 @@ fn bench_game(
     texts: &[&str],
     depth: Option<u32>,
     eval: BenchEval,
-    features: SearchFeatures,
+    search: BenchSearch,
     out: &mut dyn Write,
 ) -> Result<BenchSummary, BenchError> {
     let depth = depth.unwrap_or_else(|| default_bench_depth(game)).max(1);
     crate::dispatch_game!(game, G => {
         let evaluator = bench_eval::<G>(eval)?;
         writeln!(out, "evaluation: {}", evaluator.describe())?;
-        let changes = features.changes();
+        let changes = search.features.changes();
         if !changes.is_empty() {
             writeln!(out, "search: {changes}")?;
         }
-        bench_positions::<G, _>(texts, evaluator, depth, features, out)
+        let changes = search.params.changes();
+        if !changes.is_empty() {
+            writeln!(out, "params: {changes}")?;
+        }
+        bench_positions::<G, _>(texts, evaluator, depth, search, out)
     })
 }
 /// Hash size of bench searches.
@@ -107,15 +128,17 @@ pub fn parse_bench_position<G: Game>(text: &str) -> Result<(G, Vec<HistoryEntry>
     Ok((pos, history))
 }
 
-/// Searches each of `texts` to `depth` with the search switches `features` and writes one line
-/// per position and the totals.
+/// Searches each of `texts` to `depth` with the search switches and parameters of `search`
+/// (`SearchFeatures` alone keeps the default parameters) and writes one line per position and
+/// the totals.
 pub fn bench_positions<G: Game, E: Evaluator<G>>(
     texts: &[&str],
     evaluator: E,
     depth: u32,
-    features: SearchFeatures,
+    search: impl Into<BenchSearch>,
     out: &mut dyn Write,
 ) -> Result<BenchSummary, BenchError> {
+    let search = search.into();
     let mut parsed = Vec::with_capacity(texts.len());
     for (index, &text) in texts.iter().enumerate() {
         let position =
@@ -129,7 +152,8 @@ pub fn bench_positions<G: Game, E: Evaluator<G>>(
     let mut searcher = Searcher::new(evaluator);
     searcher.set_hash_mb(BENCH_HASH_MB);
     searcher.set_threads(1);
-    searcher.set_features(features);
+    searcher.set_features(search.features);
+    searcher.set_params(search.params);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -187,11 +211,18 @@ pub fn run_bench(
     game: &str,
     depth: Option<u32>,
     eval: BenchEval,
-    features: SearchFeatures,
+    search: impl Into<BenchSearch>,
     out: &mut dyn Write,
 ) -> Result<BenchSummary, BenchError> {
     let game = game_kind(game)?;
-    bench_game(game, builtin_positions(game), depth, eval, features, out)
+    bench_game(
+        game,
+        builtin_positions(game),
+        depth,
+        eval,
+        search.into(),
+        out,
+    )
 }
 
 /// `sente bench GAME --positions FILE`: the positions of FILE instead of the built-in ones, one
@@ -201,9 +232,10 @@ pub fn run_bench_file(
     path: &Path,
     depth: Option<u32>,
     eval: BenchEval,
-    features: SearchFeatures,
+    search: impl Into<BenchSearch>,
     out: &mut dyn Write,
 ) -> Result<BenchSummary, BenchError> {
+    let search = search.into();
     let file_error = |reason: String| BenchError::PositionsFile {
         path: path.display().to_string(),
         reason,
@@ -217,5 +249,5 @@ pub fn run_bench_file(
     if lines.is_empty() {
         return Err(file_error("no positions".to_string()));
     }
-    bench_game(game_kind(game)?, &lines, depth, eval, features, out)
+    bench_game(game_kind(game)?, &lines, depth, eval, search, out)
 }

@@ -46,6 +46,10 @@ enum Command {
         /// `capture_history=on`): the signature of a technique before it is made the default.
         #[arg(long, value_name = "CHANGES", default_value = "")]
         search: String,
+        /// Search parameters changed from the defaults, `name=value,...` (e.g.
+        /// `rfp_margin=90,lmr_base=70`, as `datagen spsa` prints them): a tuned set's signature.
+        #[arg(long, value_name = "CHANGES", default_value = "")]
+        params: String,
     },
     /// The classical and NNUE evaluations of a position (chess FEN or shogi SFEN).
     Eval {
@@ -73,6 +77,7 @@ fn main() -> ExitCode {
             classical,
             positions,
             search,
+            params,
         }) => {
             let features = match sente::search::SearchFeatures::default().with_changes(&search) {
                 Ok(features) => features,
@@ -81,12 +86,20 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let params = match sente::search::SearchParams::default().with_changes(&params) {
+                Ok(params) => params,
+                Err(error) => {
+                    eprintln!("sente bench: {error}");
+                    return ExitCode::from(2);
+                }
+            };
+            let search = sente::bench::BenchSearch { features, params };
             let eval = match (&net, classical) {
                 (Some(path), _) => sente::bench::BenchEval::Net(path),
                 (None, true) => sente::bench::BenchEval::Classical,
                 (None, false) => sente::bench::BenchEval::Default,
             };
-            bench(game.as_deref(), depth, eval, features, positions.as_deref())
+            bench(game.as_deref(), depth, eval, search, positions.as_deref())
         }
         Some(Command::Eval { net, position }) => eval(&position.join(" "), net.as_deref()),
     }
@@ -123,7 +136,7 @@ fn bench(
     game: Option<&str>,
     depth: Option<u32>,
     eval: sente::bench::BenchEval,
-    features: sente::search::SearchFeatures,
+    search: sente::bench::BenchSearch,
     positions: Option<&std::path::Path>,
 ) -> ExitCode {
     // A name that is no game is `run_bench`'s error (`unknown game`), not clap's.
@@ -134,8 +147,8 @@ fn bench(
     let mut out = std::io::stdout().lock();
     for game in games {
         let result = match positions {
-            Some(path) => sente::bench::run_bench_file(game, path, depth, eval, features, &mut out),
-            None => sente::bench::run_bench(game, depth, eval, features, &mut out),
+            Some(path) => sente::bench::run_bench_file(game, path, depth, eval, search, &mut out),
+            None => sente::bench::run_bench(game, depth, eval, search, &mut out),
         };
         if let Err(error) = result {
             eprintln!("sente bench: {error}");

@@ -94,3 +94,48 @@ fn bench_prints_a_node_total() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Nodes searched"), "{out}");
 }
+
+#[test]
+fn bench_signs_changed_search_parameters() {
+    let nodes = |out: &str| -> u64 {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("Nodes searched"))
+            .unwrap();
+        line.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let (code, default, err) = sente(&["bench", "chess", "6", "--classical"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, changed, err) = sente(&[
+        "bench",
+        "chess",
+        "6",
+        "--classical",
+        "--params",
+        "rfp_margin=40,lmr_base=25",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        changed.contains("params: rfp_margin=40,lmr_base=25"),
+        "{changed}"
+    );
+    assert!(!default.contains("params:"), "{default}");
+    assert_ne!(
+        nodes(&default),
+        nodes(&changed),
+        "other constants, another tree"
+    );
+    // Naming the defaults is the default search.
+    let (_, same, _) = sente(&[
+        "bench",
+        "chess",
+        "6",
+        "--classical",
+        "--params",
+        "rfp_margin=80",
+    ]);
+    assert_eq!(nodes(&same), nodes(&default));
+    let (code, _, err) = sente(&["bench", "chess", "--params", "rfp_margin=9999"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("rfp_margin must lie in 40..=160"), "{err}");
+}
