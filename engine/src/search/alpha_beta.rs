@@ -26,6 +26,9 @@ const HISTORY_PRUNING_MARGIN: i32 = 4096;
 const MAX_NOISY_TRIED: usize = 32;
 /// A singular move whose alternatives fall this far below the singular bound is extended twice.
 const DOUBLE_EXTENSION_MARGIN: i32 = 20;
+/// A reduced search this far (plus two per ply) above the best value so far asks for a
+/// re-search one ply deeper (`lmr_deeper_shallower`).
+const LMR_DEEPER_MARGIN: i32 = 40;
 /// Most double extensions on one line from the root.
 const MAX_DOUBLE_EXTENSIONS: u8 = 8;
 
@@ -101,6 +104,21 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         }
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
             if !pv_node && e.depth >= depth && bound_allows_cutoff(e.bound, v, alpha, beta) {
+                if features.tt_cutoff_history
+                    && v >= beta
+                    && tt_move.is_some()
+                    && pos.is_quiet(tt_move)
+                {
+                    let previous = self.previous_piece_to(ply);
+                    self.reward_quiet(
+                        pos,
+                        ply,
+                        params.history_bonus(depth),
+                        tt_move,
+                        previous,
+                        &[],
+                    );
+                }
                 return v;
             }
         }
@@ -212,6 +230,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 child.make_null_move();
                 shared.tt.prefetch(child.hash());
                 self.stack[ply].piece_to = None;
+                self.stack[ply].quiet_move = false;
                 self.enter_child(pos, &child);
                 let value = -self.negamax(
                     &child,
@@ -505,6 +524,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let mut child = pos.clone();
             child.make_move(m);
             self.stack[ply].piece_to = Some(piece_to);
+            self.stack[ply].quiet_move = quiet;
             self.stack[ply + 1].double_extensions =
                 self.stack[ply].double_extensions + (extension >= 2) as u8;
             self.enter_child(pos, &child);
@@ -519,9 +539,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     }
                 }
             }
-            let new_depth = depth - 1 + extension;
+            let mut new_depth = depth - 1 + extension;
             let mut value = 0;
-            let full_null_window;
+            let mut full_null_window;
             if features.late_move_reductions
                 && depth >= 3
                 && moves_searched > root as usize
@@ -562,6 +582,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     true,
                 );
                 full_null_window = value > alpha && reduced < new_depth;
+                if full_null_window && features.lmr_deeper_shallower {
+                    let deeper = value > best + LMR_DEEPER_MARGIN + 2 * new_depth;
+                    let shallower = value < best + new_depth;
+                    new_depth += deeper as i32 - shallower as i32;
+                    full_null_window = reduced < new_depth;
+                }
             } else {
                 full_null_window = !pv_node || moves_searched > 0;
             }
@@ -664,6 +690,19 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             return alpha;
         }
         let bound = Bound::of_result(best, original_alpha, beta, pv_node);
+        // Every move failed low: the opponent's quiet move into this node was a good one.
+        if features.prior_countermove_bonus
+            && bound == Bound::Upper
+            && !excluded.is_some()
+            && ply >= 1
+            && self.stack[ply - 1].quiet_move
+        {
+            if let Some(prior) = self.stack[ply - 1].piece_to {
+                let before = self.previous_piece_to(ply - 1);
+                self.history
+                    .update_continuation(prior, before, params.history_bonus(depth));
+            }
+        }
         // The correction history learns from results that say more than the static evaluation:
         // exact ones, fail-highs above it and fail-lows below it, with a quiet best move (a
         // capture's gain is no error of the evaluation).
@@ -745,6 +784,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let mut child = pos.clone();
             child.make_move(m);
             self.stack[ply].piece_to = Some(self.history.piece_to(pos, m));
+            self.stack[ply].quiet_move = false;
             self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
             self.enter_child(pos, &child);
             let mut value = -self.quiescence(

@@ -50,6 +50,15 @@ pub struct SearchFeatures {
     /// A node whose side to move has a reversible move back into a position on the line
     /// (`Game::upcoming_repetition`, chess) raises alpha to the draw score before searching.
     pub upcoming_repetition: bool,
+    /// A table cutoff by a quiet table move rewards it (history, killer, counter-move) as a
+    /// searched cutoff would.
+    pub tt_cutoff_history: bool,
+    /// A node that fails low with no move above alpha rewards the opponent's quiet move that led
+    /// to it in the continuation history (the move refuted everything here).
+    pub prior_countermove_bonus: bool,
+    /// A late move whose reduced search beat alpha is re-searched one ply deeper when it beat
+    /// the best value by a margin, and one ply shallower when it barely did.
+    pub lmr_deeper_shallower: bool,
 }
 
 impl Default for SearchFeatures {
@@ -74,13 +83,16 @@ impl Default for SearchFeatures {
             probcut: false,
             tt_capture_lmr: false,
             upcoming_repetition: false,
+            tt_cutoff_history: false,
+            prior_countermove_bonus: false,
+            lmr_deeper_shallower: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 19] = [
+    pub const NAMES: [&'static str; 22] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -100,6 +112,9 @@ impl SearchFeatures {
         "probcut",
         "tt_capture_lmr",
         "upcoming_repetition",
+        "tt_cutoff_history",
+        "prior_countermove_bonus",
+        "lmr_deeper_shallower",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -123,6 +138,9 @@ impl SearchFeatures {
             "probcut" => &mut self.probcut,
             "tt_capture_lmr" => &mut self.tt_capture_lmr,
             "upcoming_repetition" => &mut self.upcoming_repetition,
+            "tt_cutoff_history" => &mut self.tt_cutoff_history,
+            "prior_countermove_bonus" => &mut self.prior_countermove_bonus,
+            "lmr_deeper_shallower" => &mut self.lmr_deeper_shallower,
             _ => return None,
         })
     }

@@ -112,6 +112,17 @@ impl<G: Game> HistoryTables<G> {
     ) {
         let index = self.butterfly_index(side, m);
         apply(&mut self.butterfly[index], bonus);
+        self.update_continuation(current, previous, bonus);
+    }
+
+    /// Rewards (`bonus > 0`) or punishes the move `current` in the continuation tables of the
+    /// moves before it.
+    pub fn update_continuation(
+        &mut self,
+        current: PieceTo,
+        previous: [Option<PieceTo>; 2],
+        bonus: i32,
+    ) {
         for p in previous.into_iter().flatten() {
             let index = p * Self::PIECE_TO_COUNT + current;
             apply(&mut self.continuation[index], bonus);

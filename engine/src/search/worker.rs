@@ -100,6 +100,8 @@ pub(super) struct PlyState<M> {
     pub(super) static_eval: i32,
     /// (piece, to) of the move made from this ply; `None` for a null move.
     pub(super) piece_to: Option<PieceTo>,
+    /// Whether the move made from this ply was quiet.
+    pub(super) quiet_move: bool,
     /// Move excluded by a singular-extension search at this ply.
     pub(super) excluded: M,
     /// Double extensions on the line from the root to this ply.
@@ -172,6 +174,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 PlyState {
                     static_eval: NO_EVAL,
                     piece_to: None,
+                    quiet_move: false,
                     excluded: G::Move::NONE,
                     double_extensions: 0,
                 };
