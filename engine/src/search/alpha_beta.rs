@@ -93,6 +93,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             shared.tt.probe(hash)
         };
         let tt_value = tt_entry.map(|e| from_tt(e.score, ply));
+        // On a principal variation now or once (kept in the table with `tt_pv`).
+        let tt_pv = features.tt_pv && (pv_node || tt_entry.is_some_and(|e| e.pv));
         let mut tt_move = G::Move::NONE;
         if root {
             tt_move = self.root_moves[self.pv_index].mv;
@@ -294,6 +296,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     depth,
                     ply,
                     cut_node,
+                    tt_pv,
                 ) {
                     return value;
                 }
@@ -548,7 +551,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 && (quiet || is_losing_noisy(order_score))
             {
                 let mut r = reduction;
-                if pv_node {
+                if pv_node || tt_pv {
                     r -= 1;
                 }
                 if cut_node {
@@ -728,6 +731,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 raw_eval,
                 depth,
                 bound,
+                tt_pv,
             );
         }
         best
@@ -773,6 +777,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         depth: i32,
         ply: usize,
         cut_node: bool,
+        tt_pv: bool,
     ) -> Option<i32> {
         let mut noisy = G::Moves::default();
         pos.generate_noisy(&mut noisy);
@@ -819,6 +824,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     raw_eval,
                     depth - 3,
                     Bound::Lower,
+                    tt_pv,
                 );
                 return Some(value);
             }

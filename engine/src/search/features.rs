@@ -59,6 +59,9 @@ pub struct SearchFeatures {
     /// A late move whose reduced search beat alpha is re-searched one ply deeper when it beat
     /// the best value by a margin, and one ply shallower when it barely did.
     pub lmr_deeper_shallower: bool,
+    /// Nodes that were ever on a principal variation keep a mark in the table and are reduced
+    /// one ply less by late-move reductions, as PV nodes are.
+    pub tt_pv: bool,
 }
 
 impl Default for SearchFeatures {
@@ -86,13 +89,14 @@ impl Default for SearchFeatures {
             tt_cutoff_history: false,
             prior_countermove_bonus: false,
             lmr_deeper_shallower: false,
+            tt_pv: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 22] = [
+    pub const NAMES: [&'static str; 23] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -115,6 +119,7 @@ impl SearchFeatures {
         "tt_cutoff_history",
         "prior_countermove_bonus",
         "lmr_deeper_shallower",
+        "tt_pv",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -141,6 +146,7 @@ impl SearchFeatures {
             "tt_cutoff_history" => &mut self.tt_cutoff_history,
             "prior_countermove_bonus" => &mut self.prior_countermove_bonus,
             "lmr_deeper_shallower" => &mut self.lmr_deeper_shallower,
+            "tt_pv" => &mut self.tt_pv,
             _ => return None,
         })
     }

@@ -51,6 +51,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let hash = pos.hash();
         let tt_entry = shared.tt.probe(hash);
         let tt_value = tt_entry.map(|e| from_tt(e.score, ply));
+        let tt_pv = shared.features.tt_pv && (pv_node || tt_entry.is_some_and(|e| e.pv));
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
             if !pv_node && bound_allows_cutoff(e.bound, v, alpha, beta) {
                 return v;
@@ -93,7 +94,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 if tt_entry.is_none() {
                     shared
                         .tt
-                        .store(hash, 0, to_tt(best, ply), raw_eval, -1, Bound::Lower);
+                        .store(hash, 0, to_tt(best, ply), raw_eval, -1, Bound::Lower, tt_pv);
                 }
                 return best;
             }
@@ -167,6 +168,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             raw_eval,
             0,
             bound,
+            tt_pv,
         );
         best
     }
