@@ -190,6 +190,7 @@ impl TranspositionTable {
 
     /// Stores an entry for `hash`, replacing the same position's entry or the least valuable
     /// one of the bucket (shallow and old). Keeps the old move when the new one is empty.
+    #[allow(clippy::too_many_arguments)]
     pub fn store(
         &self,
         hash: u64,
