@@ -29,6 +29,9 @@ const DOUBLE_EXTENSION_MARGIN: i32 = 20;
 /// A reduced search this far (plus two per ply) above the best value so far asks for a
 /// re-search one ply deeper (`lmr_deeper_shallower`).
 const LMR_DEEPER_MARGIN: i32 = 40;
+/// `eval_diff_history`: history bonus per centipawn of evaluation change, and its bound.
+const EVAL_DIFF_HISTORY_SCALE: i32 = 10;
+const EVAL_DIFF_HISTORY_MAX: i32 = 1600;
 /// Most double extensions on one line from the root.
 const MAX_DOUBLE_EXTENSIONS: u8 = 8;
 
@@ -178,6 +181,22 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
         }
         self.stack[ply].static_eval = static_eval;
+        // The opponent's quiet move learns how it changed the evaluation (both from the
+        // mover's view: its eval before, minus ours now, negated).
+        if features.eval_diff_history
+            && !in_check
+            && !excluded.is_some()
+            && ply >= 1
+            && self.stack[ply - 1].quiet_move
+            && self.stack[ply - 1].static_eval != NO_EVAL
+        {
+            let change = -(self.stack[ply - 1].static_eval + static_eval);
+            let bonus = (EVAL_DIFF_HISTORY_SCALE * change)
+                .clamp(-EVAL_DIFF_HISTORY_MAX, EVAL_DIFF_HISTORY_MAX);
+            let prior = self.stack[ply - 1].played;
+            self.history
+                .update_butterfly(pos.side_to_move().flip(), prior, bonus);
+        }
         let improving = !in_check
             && ply >= 2
             && self.stack[ply - 2].static_eval != NO_EVAL
@@ -233,6 +252,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 shared.tt.prefetch(child.hash());
                 self.stack[ply].piece_to = None;
                 self.stack[ply].quiet_move = false;
+                self.stack[ply].played = G::Move::NONE;
                 self.enter_child(pos, &child);
                 let value = -self.negamax(
                     &child,
@@ -528,6 +548,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             child.make_move(m);
             self.stack[ply].piece_to = Some(piece_to);
             self.stack[ply].quiet_move = quiet;
+            self.stack[ply].played = m;
             self.stack[ply + 1].double_extensions =
                 self.stack[ply].double_extensions + (extension >= 2) as u8;
             self.enter_child(pos, &child);
@@ -790,6 +811,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             child.make_move(m);
             self.stack[ply].piece_to = Some(self.history.piece_to(pos, m));
             self.stack[ply].quiet_move = false;
+            self.stack[ply].played = m;
             self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
             self.enter_child(pos, &child);
             let mut value = -self.quiescence(

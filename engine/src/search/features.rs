@@ -62,6 +62,9 @@ pub struct SearchFeatures {
     /// Nodes that were ever on a principal variation keep a mark in the table and are reduced
     /// one ply less by late-move reductions, as PV nodes are.
     pub tt_pv: bool,
+    /// The opponent's quiet move into a node learns, in the butterfly history, how much it
+    /// changed the static evaluation (a move that left the mover better off scores higher).
+    pub eval_diff_history: bool,
 }
 
 impl Default for SearchFeatures {
@@ -90,13 +93,14 @@ impl Default for SearchFeatures {
             prior_countermove_bonus: false,
             lmr_deeper_shallower: false,
             tt_pv: false,
+            eval_diff_history: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 23] = [
+    pub const NAMES: [&'static str; 24] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -120,6 +124,7 @@ impl SearchFeatures {
         "prior_countermove_bonus",
         "lmr_deeper_shallower",
         "tt_pv",
+        "eval_diff_history",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -147,6 +152,7 @@ impl SearchFeatures {
             "prior_countermove_bonus" => &mut self.prior_countermove_bonus,
             "lmr_deeper_shallower" => &mut self.lmr_deeper_shallower,
             "tt_pv" => &mut self.tt_pv,
+            "eval_diff_history" => &mut self.eval_diff_history,
             _ => return None,
         })
     }

@@ -115,6 +115,12 @@ impl<G: Game> HistoryTables<G> {
         self.update_continuation(current, previous, bonus);
     }
 
+    /// Rewards (`bonus > 0`) or punishes a move of `side` in the butterfly table only.
+    pub fn update_butterfly(&mut self, side: Side, m: G::Move, bonus: i32) {
+        let index = self.butterfly_index(side, m);
+        apply(&mut self.butterfly[index], bonus);
+    }
+
     /// Rewards (`bonus > 0`) or punishes the move `current` in the continuation tables of the
     /// moves before it.
     pub fn update_continuation(

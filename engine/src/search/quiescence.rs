@@ -139,6 +139,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             child.make_move(m);
             self.stack[ply].piece_to = Some(self.history.piece_to(pos, m));
             self.stack[ply].quiet_move = pos.is_quiet(m);
+            self.stack[ply].played = m;
             self.enter_child(pos, &child);
             let value = -self.quiescence(&child, shared, main, -beta, -alpha, ply + 1);
             self.leave_child();

@@ -102,6 +102,8 @@ pub(super) struct PlyState<M> {
     pub(super) piece_to: Option<PieceTo>,
     /// Whether the move made from this ply was quiet.
     pub(super) quiet_move: bool,
+    /// The move made from this ply (`NONE` for a null move).
+    pub(super) played: M,
     /// Move excluded by a singular-extension search at this ply.
     pub(super) excluded: M,
     /// Double extensions on the line from the root to this ply.
@@ -175,6 +177,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     static_eval: NO_EVAL,
                     piece_to: None,
                     quiet_move: false,
+                    played: G::Move::NONE,
                     excluded: G::Move::NONE,
                     double_extensions: 0,
                 };
