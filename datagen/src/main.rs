@@ -141,6 +141,11 @@ enum Command {
         /// on a busy machine if players lose on time by small margins.
         #[arg(long, default_value_t = 10, requires = "tc")]
         move_overhead: u64,
+        /// With --tc: a node clock, N nodes to the millisecond (Stockfish's "nodestime"). Both
+        /// players budget and are charged searched nodes instead of wall time, so a time
+        /// management change is measured free of machine load and the match is reproducible.
+        #[arg(long, value_name = "N", requires = "tc", value_parser = clap::value_parser!(u64).range(1..))]
+        nodes_time: Option<u64>,
         /// Games played at once (on a clock, keep this at most the number of free cores).
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -367,6 +372,7 @@ fn main() -> Result<()> {
             a_nodes,
             b_nodes,
             move_overhead,
+            nodes_time,
             threads,
             seed,
             random_plies,
@@ -414,6 +420,7 @@ fn main() -> Result<()> {
                 nodes: [a_nodes.unwrap_or(nodes), b_nodes.unwrap_or(nodes)],
                 tc,
                 move_overhead_ms: move_overhead,
+                nodes_per_ms: nodes_time.unwrap_or(0),
             };
             let split = MatchSplit {
                 pairs: pairs as u64,
@@ -499,6 +506,8 @@ struct MoveLimits {
     nodes: [u64; 2],
     tc: Option<TimeControl>,
     move_overhead_ms: u64,
+    /// A node clock's nodes per millisecond (0: wall time).
+    nodes_per_ms: u64,
 }
 
 /// Which pairs of the whole match this invocation plays, and where its result goes.
@@ -537,6 +546,7 @@ fn match_for<G: DatagenGame>(
                 Some(tc) => {
                     let mut player = PlayerConfig::with_time_control(name, eval, tc);
                     player.options.move_overhead_ms = limits.move_overhead_ms;
+                    player.options.nodes_per_ms = limits.nodes_per_ms;
                     player
                 }
                 None => PlayerConfig::with_nodes(name, eval, nodes),
@@ -566,6 +576,10 @@ fn match_for<G: DatagenGame>(
         a_eval: evaluator_label(a)?,
         b_eval: evaluator_label(b)?,
         limits: match limits.tc {
+            Some(tc) if limits.nodes_per_ms > 0 => format!(
+                "tc={}ms+{}ms overhead={}ms nodestime={}",
+                tc.base_ms, tc.increment_ms, limits.move_overhead_ms, limits.nodes_per_ms
+            ),
             Some(tc) => format!(
                 "tc={}ms+{}ms overhead={}ms",
                 tc.base_ms, tc.increment_ms, limits.move_overhead_ms

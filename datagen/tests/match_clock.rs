@@ -7,6 +7,7 @@ mod common;
 use common::{classical_match, with, DATAGEN};
 use datagen::players::load_eval;
 use sente::game::Game;
+use sente::nnue::GameEval;
 use sente::selfplay::{run_match, GameEnd, MatchConfig, PlayerConfig, TimeControl};
 use std::sync::Mutex;
 
@@ -149,4 +150,62 @@ fn the_command_line_plays_on_a_clock_and_rejects_bad_time_controls() {
         "100",
     );
     DATAGEN.failure(&both);
+}
+
+/// A node-clock player (`nodes_per_ms`): its budget and its clock count searched nodes.
+fn node_clock_player(name: &str, nodes_per_ms: u64) -> PlayerConfig<GameEval<Chess>> {
+    let tc: TimeControl = "1+0.01".parse().unwrap();
+    let mut player =
+        PlayerConfig::with_time_control(name, load_eval::<Chess>("classical").unwrap(), tc);
+    player.options.nodes_per_ms = nodes_per_ms;
+    player
+}
+
+#[test]
+fn node_clock_games_repeat_exactly_and_charge_nodes() {
+    let play = || {
+        let a = node_clock_player("a", 200);
+        let b = node_clock_player("b", 200);
+        let games = Mutex::new(Vec::new());
+        run_match(&Chess::startpos(), &a, &b, &config(2), &|g| {
+            games.lock().unwrap().push(g.clone())
+        });
+        let mut games = games.into_inner().unwrap();
+        games.sort_by_key(|g| format!("{:?}", g.opening));
+        games
+    };
+    let first = play();
+    let second = play();
+    assert_eq!(first.len(), 4);
+    for (x, y) in first.iter().zip(&second) {
+        // Wall time never enters: the same moves and the same clock readings, to the ms.
+        assert_eq!(x.moves, y.moves);
+        assert_eq!(x.clock_left_ms, y.clock_left_ms);
+        assert_ne!(x.end, GameEnd::TimeForfeit);
+    }
+    // The clocks ran: 200 nodes to the ms spends main time like a slow machine would.
+    let spent: i64 = first
+        .iter()
+        .map(|g| {
+            let plies = g.moves.len() as i64;
+            let earned = [1000 + 10 * ((plies + 1) / 2), 1000 + 10 * (plies / 2)];
+            (0..2)
+                .map(|s| earned[s] - g.clock_left_ms[s].unwrap())
+                .sum::<i64>()
+        })
+        .sum();
+    assert!(spent > 100, "only {spent} ms of node time spent");
+}
+
+#[test]
+fn the_command_line_takes_a_node_clock_only_with_a_time_control() {
+    let one_pair = with(classical_match("chess"), "--pairs", "1");
+    let stdout = DATAGEN.ok(&with(
+        with(one_pair.clone(), "--tc", "1+0.01"),
+        "--nodes-time",
+        "300",
+    ));
+    assert!(stdout.contains("2 games"), "{stdout}");
+    DATAGEN.failure(&with(one_pair.clone(), "--nodes-time", "300"));
+    DATAGEN.failure(&with(with(one_pair, "--tc", "1+0.01"), "--nodes-time", "0"));
 }

@@ -55,6 +55,11 @@ pub struct SearchOptions {
     pub show_wdl: bool,
     /// Strength limit as an Elo target (UCI_LimitStrength + UCI_Elo); `None` = full strength.
     pub limit_elo: Option<u32>,
+    /// A node clock (Stockfish's "nodestime"): when above zero, every millisecond of the time
+    /// budget is this many searched nodes instead of wall time, so time management plays out
+    /// the same on a loaded machine as on a quiet one. A runner that charges clocks in nodes
+    /// the same way makes whole games on a clock reproducible.
+    pub nodes_per_ms: u64,
 }
 
 impl Default for SearchOptions {
@@ -64,6 +69,7 @@ impl Default for SearchOptions {
             move_overhead_ms: 10,
             show_wdl: false,
             limit_elo: None,
+            nodes_per_ms: 0,
         }
     }
 }

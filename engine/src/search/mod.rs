@@ -232,7 +232,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             root.side_to_move(),
             options.move_overhead_ms,
             control.pondering.load(Ordering::Relaxed),
-        );
+        )
+        .with_node_clock(options.nodes_per_ms);
         let mut legal = G::Moves::default();
         root.generate_legal(&mut legal);
         if legal.is_empty() {

@@ -92,6 +92,10 @@ pub struct TimeManager {
     budget: Option<TimeBudget>,
     /// Whether the search began as a ponder search that has not yet seen `ponderhit`.
     waiting_for_ponderhit: bool,
+    /// Nodes per millisecond of a node clock; 0: wall time.
+    nodes_per_ms: u64,
+    /// The search's node count when last observed (node clock only).
+    nodes: u64,
 }
 
 impl TimeManager {
@@ -110,11 +114,29 @@ impl TimeManager {
             start: Instant::now(),
             budget,
             waiting_for_ponderhit: pondering,
+            nodes_per_ms: 0,
+            nodes: 0,
         }
     }
 
-    /// Milliseconds since the search started (or since `ponderhit`).
+    /// Counts time in searched nodes, `nodes_per_ms` to the millisecond (0: wall time).
+    pub fn with_node_clock(mut self, nodes_per_ms: u64) -> Self {
+        self.nodes_per_ms = nodes_per_ms;
+        self
+    }
+
+    /// Tells a node clock how many nodes the search has searched so far.
+    #[inline]
+    pub fn observe_nodes(&mut self, nodes: u64) {
+        self.nodes = nodes;
+    }
+
+    /// Milliseconds since the search started (or since `ponderhit`); on a node clock, the nodes
+    /// observed so far in milliseconds.
     pub fn elapsed_ms(&self) -> u64 {
+        if self.nodes_per_ms > 0 {
+            return self.nodes / self.nodes_per_ms;
+        }
         self.start.elapsed().as_millis() as u64
     }
 
@@ -272,5 +294,21 @@ mod tests {
         assert!(!tm.hard_expired());
         assert!(tm.update_ponder(false));
         assert!(tm.elapsed_ms() < 3);
+    }
+
+    #[test]
+    fn a_node_clock_counts_nodes_not_wall_time() {
+        let limits: Limits<u16> = Limits {
+            move_time_ms: Some(110),
+            ..Limits::default()
+        };
+        let mut tm = TimeManager::new(&limits, Side::First, 10, false).with_node_clock(1000);
+        std::thread::sleep(std::time::Duration::from_millis(120));
+        assert!(!tm.hard_expired(), "wall time does not count");
+        tm.observe_nodes(99_999);
+        assert_eq!(tm.elapsed_ms(), 99);
+        assert!(!tm.hard_expired() && !tm.soft_expired(1000));
+        tm.observe_nodes(100_000);
+        assert!(tm.hard_expired() && tm.soft_expired(1000));
     }
 }

@@ -327,6 +327,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             if self.root_moves.len() == 1 {
                 scale = 100;
             }
+            main.time.observe_nodes(shared.total_nodes());
             if main.time.soft_expired(scale) {
                 break;
             }
@@ -445,6 +446,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 }
                 main.time
                     .update_ponder(shared.control.pondering.load(Ordering::Relaxed));
+                main.time.observe_nodes(shared.total_nodes());
                 if main.time.hard_expired() {
                     shared.abort.store(true, Ordering::Relaxed);
                 }

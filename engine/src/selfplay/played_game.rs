@@ -11,7 +11,7 @@ use crate::search::{
     Clock, Limits, Score, SearchControl, SearchFeatures, SearchOptions, SearchParams, SearchResult,
     Searcher,
 };
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// One side of a match: an evaluator, search settings and a per-move limit or a clock.
 #[derive(Clone, Debug)]
@@ -75,6 +75,12 @@ pub trait SelfPlayer<G: Game> {
         let _ = clock;
         self.choose(position, history)
     }
+    /// What a search that took `wall` and searched `nodes` costs this player's clock: the
+    /// wall time, unless the player counts time in nodes (`SearchOptions::nodes_per_ms`).
+    fn clock_charge(&self, wall: Duration, nodes: u64) -> Duration {
+        let _ = nodes;
+        wall
+    }
 }
 
 /// A `PlayerConfig` with its own searcher.
@@ -120,6 +126,13 @@ impl<G: Game, E: Evaluator<G>> SelfPlayer<G> for SearchPlayer<G, E> {
         clock: &Clock,
     ) -> SearchResult<G::Move> {
         self.search_with(position, history, Some(clock.clone()))
+    }
+
+    fn clock_charge(&self, wall: Duration, nodes: u64) -> Duration {
+        match self.config.options.nodes_per_ms {
+            0 => wall,
+            per_ms => Duration::from_millis(nodes / per_ms),
+        }
     }
 }
 
@@ -264,7 +277,8 @@ pub fn play_game<G: Game>(
             None => players[mover.index()].choose(&position, &history),
         };
         if let Some(clock) = &mut clock {
-            if !clock.charge(mover, started.elapsed()) {
+            let used = players[mover.index()].clock_charge(started.elapsed(), result.nodes);
+            if !clock.charge(mover, used) {
                 record.end = GameEnd::TimeForfeit;
                 record.winner = Some(mover.flip());
                 record.clock_left_ms = clock.remaining_ms();
