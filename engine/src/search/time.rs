@@ -134,10 +134,9 @@ impl TimeManager {
     /// Milliseconds since the search started (or since `ponderhit`); on a node clock, the nodes
     /// observed so far in milliseconds.
     pub fn elapsed_ms(&self) -> u64 {
-        if self.nodes_per_ms > 0 {
-            return self.nodes / self.nodes_per_ms;
-        }
-        self.start.elapsed().as_millis() as u64
+        self.nodes
+            .checked_div(self.nodes_per_ms)
+            .unwrap_or_else(|| self.start.elapsed().as_millis() as u64)
     }
 
     /// Call with the current pondering flag: restarts the clock when pondering has just ended.

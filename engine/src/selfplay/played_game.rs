@@ -129,10 +129,9 @@ impl<G: Game, E: Evaluator<G>> SelfPlayer<G> for SearchPlayer<G, E> {
     }
 
     fn clock_charge(&self, wall: Duration, nodes: u64) -> Duration {
-        match self.config.options.nodes_per_ms {
-            0 => wall,
-            per_ms => Duration::from_millis(nodes / per_ms),
-        }
+        nodes
+            .checked_div(self.config.options.nodes_per_ms)
+            .map_or(wall, Duration::from_millis)
     }
 }
 
