@@ -65,6 +65,9 @@ pub struct SearchFeatures {
     /// The opponent's quiet move into a node learns, in the butterfly history, how much it
     /// changed the static evaluation (a move that left the mover better off scores higher).
     pub eval_diff_history: bool,
+    /// The soft time bound stretches when the score falls (against the previous search for the
+    /// same side and against the iteration three back) and shrinks when it rises.
+    pub falling_eval_time: bool,
 }
 
 impl Default for SearchFeatures {
@@ -94,13 +97,14 @@ impl Default for SearchFeatures {
             lmr_deeper_shallower: false,
             tt_pv: false,
             eval_diff_history: false,
+            falling_eval_time: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 24] = [
+    pub const NAMES: [&'static str; 25] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -125,6 +129,7 @@ impl SearchFeatures {
         "lmr_deeper_shallower",
         "tt_pv",
         "eval_diff_history",
+        "falling_eval_time",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -153,6 +158,7 @@ impl SearchFeatures {
             "lmr_deeper_shallower" => &mut self.lmr_deeper_shallower,
             "tt_pv" => &mut self.tt_pv,
             "eval_diff_history" => &mut self.eval_diff_history,
+            "falling_eval_time" => &mut self.falling_eval_time,
             _ => return None,
         })
     }

@@ -14,7 +14,7 @@ use super::tt::TranspositionTable;
 use super::value::{is_mate_value, to_score, wdl_of, INFINITE, MATE_BOUND, MAX_PLY};
 use super::SearchControl;
 use crate::eval::Evaluator;
-use crate::game::{Game, GameMove, HistoryEntry};
+use crate::game::{Game, GameMove, HistoryEntry, Side};
 use crate::movelist::MoveList;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -110,6 +110,19 @@ pub(super) struct PlyState<M> {
     pub(super) double_extensions: u8,
 }
 
+/// How the soft time bound stretches with a falling score (per mille, `falling_eval_time`):
+/// `1000 + 20 × (previous search's score − score) + 10 × (score three iterations back −
+/// score)`, in centipawns, within these bounds.
+pub(super) fn falling_eval_scale_permille(
+    previous_search: Option<i32>,
+    three_back: Option<i32>,
+    score: i32,
+) -> u64 {
+    let against_search = previous_search.map_or(0, |p| 20 * (p - score) as i64);
+    let against_iterations = three_back.map_or(0, |p| 10 * (p - score) as i64);
+    (1000 + against_search + against_iterations).clamp(600, 1600) as u64
+}
+
 /// Iterations before the best move's share of the nodes counts for time management.
 const NODE_TM_MIN_DEPTH: i32 = 6;
 
@@ -150,6 +163,9 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
     lmr_params: SearchParams,
     /// Depth of the last completed iteration (0: none yet).
     pub completed_depth: i32,
+    /// The final score of this worker's previous search and the side it searched for
+    /// (`falling_eval_time`); `None` after `clear`.
+    previous_search: Option<(Side, i32)>,
     /// The multi-PV lines of the last completed iteration, best first.
     pub completed_lines: Vec<RootMove<G::Move>>,
 }
@@ -200,6 +216,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             lmr,
             lmr_params: SearchParams::default(),
             completed_depth: 0,
+            previous_search: None,
             completed_lines: Vec::with_capacity(move_capacity),
         })
     }
@@ -218,6 +235,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     pub fn clear(&mut self) {
         self.history.clear();
         self.correction.clear();
+        self.previous_search = None;
     }
 
     pub fn nodes(&self) -> u64 {
@@ -268,6 +286,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let lines = shared.multi_pv.clamp(1, self.root_moves.len().max(1));
         let mut best_changes = 0.0f64;
         let mut last_best = G::Move::NONE;
+        // Best scores of the completed iterations, by depth (falling_eval_time).
+        let mut iteration_scores = [0i32; MAX_PLY];
+        let previous_search = self
+            .previous_search
+            .filter(|&(side, _)| side == root.side_to_move())
+            .map(|(_, score)| score);
         for depth in 1..=shared.depth_limit.min(MAX_PLY as i32 - 1) {
             if self.id > 0 {
                 let i = (self.id - 1) % SKIP_SIZE.len();
@@ -324,6 +348,17 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             if shared.features.node_time_management && depth >= NODE_TM_MIN_DEPTH {
                 scale = scale * node_share_scale_permille(best.nodes, self.nodes) / 1000;
             }
+            iteration_scores[depth as usize] = best.score;
+            if shared.features.falling_eval_time
+                && depth >= NODE_TM_MIN_DEPTH
+                && !is_mate_value(best.score)
+            {
+                let three_back =
+                    Some(iteration_scores[depth as usize - 3]).filter(|s| !is_mate_value(*s));
+                let previous = previous_search.filter(|s| !is_mate_value(*s));
+                scale =
+                    scale * falling_eval_scale_permille(previous, three_back, best.score) / 1000;
+            }
             if self.root_moves.len() == 1 {
                 scale = 100;
             }
@@ -331,6 +366,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             if main.time.soft_expired(scale) {
                 break;
             }
+        }
+        if let Some(best) = self.completed_lines.first() {
+            self.previous_search = Some((root.side_to_move(), best.score));
         }
     }
 
@@ -521,7 +559,18 @@ fn to_score_plies(v: i32) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::node_share_scale_permille;
+    use super::{falling_eval_scale_permille, node_share_scale_permille};
+
+    #[test]
+    fn a_falling_score_stretches_the_think_and_a_rising_one_shortens_it() {
+        assert_eq!(falling_eval_scale_permille(None, None, 35), 1000);
+        assert_eq!(falling_eval_scale_permille(Some(20), Some(20), 20), 1000);
+        // 10 cp below the previous search, 6 below three iterations back.
+        assert_eq!(falling_eval_scale_permille(Some(30), Some(26), 20), 1260);
+        assert_eq!(falling_eval_scale_permille(Some(0), None, 15), 700);
+        assert_eq!(falling_eval_scale_permille(Some(500), Some(400), 0), 1600);
+        assert_eq!(falling_eval_scale_permille(Some(-500), None, 0), 600);
+    }
 
     #[test]
     fn a_settled_best_move_shortens_the_think_and_a_contested_one_stretches_it() {
