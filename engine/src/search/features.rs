@@ -68,6 +68,8 @@ pub struct SearchFeatures {
     /// The soft time bound stretches when the score falls (against the previous search for the
     /// same side and against the iteration three back) and shrinks when it rises.
     pub falling_eval_time: bool,
+    /// Moves that give check are extended by one ply (when not singular-tested).
+    pub check_extensions: bool,
 }
 
 impl Default for SearchFeatures {
@@ -98,13 +100,14 @@ impl Default for SearchFeatures {
             tt_pv: false,
             eval_diff_history: false,
             falling_eval_time: false,
+            check_extensions: true,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 25] = [
+    pub const NAMES: [&'static str; 26] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -130,6 +133,7 @@ impl SearchFeatures {
         "tt_pv",
         "eval_diff_history",
         "falling_eval_time",
+        "check_extensions",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -159,6 +163,7 @@ impl SearchFeatures {
             "tt_pv" => &mut self.tt_pv,
             "eval_diff_history" => &mut self.eval_diff_history,
             "falling_eval_time" => &mut self.falling_eval_time,
+            "check_extensions" => &mut self.check_extensions,
             _ => return None,
         })
     }
