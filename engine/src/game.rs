@@ -205,6 +205,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// Index of the coloured piece that moves (drops: the dropped piece), `< PIECE_SLOTS`.
     fn moved_piece_slot(&self, m: Self::Move) -> usize;
 
+    /// Whether the search extends moves that give check by a ply (with the `check_extensions`
+    /// switch on). Shogi answers no: nearly every position offers checking drops, and the
+    /// extension cost it 66 Elo at 10,000 nodes (`docs/measurements.md`, fourteenth session).
+    const EXTEND_CHECKS: bool = true;
+
     /// Upper bound (exclusive) of `captured_kind`.
     const CAPTURE_KINDS: usize = 1;
     /// The kind of piece `m` captures, `1..CAPTURE_KINDS`, or 0 when it captures nothing (the

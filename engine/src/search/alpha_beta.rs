@@ -538,7 +538,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     } else if tt_v >= beta {
                         extension = -1;
                     }
-                } else if gives_check && features.check_extensions {
+                } else if gives_check && features.check_extensions && G::EXTEND_CHECKS {
                     extension = 1;
                 }
             }

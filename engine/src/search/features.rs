@@ -68,7 +68,8 @@ pub struct SearchFeatures {
     /// The soft time bound stretches when the score falls (against the previous search for the
     /// same side and against the iteration three back) and shrinks when it rises.
     pub falling_eval_time: bool,
-    /// Moves that give check are extended by one ply (when not singular-tested).
+    /// Moves that give check are extended by one ply (when not singular-tested), in games that
+    /// ask for it (`Game::EXTEND_CHECKS`: chess, not shogi).
     pub check_extensions: bool,
 }
 

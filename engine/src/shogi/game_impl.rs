@@ -20,6 +20,7 @@ impl Game for Position {
     const SQUARES: usize = SQUARES;
     const FROM_SLOTS: usize = SQUARES + 7;
     const PIECE_SLOTS: usize = 2 * KINDS;
+    const EXTEND_CHECKS: bool = false;
 
     fn startpos() -> Self {
         Position::from_sfen(STARTPOS_SFEN).expect("the start position parses")
