@@ -434,8 +434,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let quiet = pos.is_quiet(m);
             let gives_check =
                 pos.gives_check_with(check_info.get_or_insert_with(|| pos.check_info()), m);
-            // Checks are exempt: a quiet mate must never be pruned with the other quiets.
-            if quiet && skip_quiets && !gives_check {
+            // Checks are exempt unless `check_pruning`: a quiet check may be the best move.
+            let exempt_check = gives_check && !features.check_pruning;
+            if quiet && skip_quiets && !exempt_check {
                 continue;
             }
             let piece_to = self.history.piece_to(pos, m);
@@ -448,7 +449,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
 
             if !root && features.forward_pruning && best > -MATE_BOUND {
                 let lmr_depth = (depth - 1 - reduction).max(0);
-                if quiet && !gives_check && !in_check {
+                if quiet && !exempt_check && !in_check {
                     let late_limit =
                         (params.lmp_base + depth * depth) as usize / (2 - improving as usize);
                     if moves_searched >= late_limit {
@@ -587,7 +588,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 if tt_capture && quiet {
                     r += 1;
                 }
-                if gives_check {
+                if gives_check && features.check_lmr {
                     r -= 1;
                 }
                 if m == killers[0] || m == killers[1] {

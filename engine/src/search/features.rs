@@ -71,6 +71,12 @@ pub struct SearchFeatures {
     /// Moves that give check are extended by one ply (when not singular-tested), in games that
     /// ask for it (`Game::EXTEND_CHECKS`: chess, not shogi).
     pub check_extensions: bool,
+    /// Quiet moves that give check are pruned like other quiets (late-move, futility, SEE and
+    /// history pruning); off, they are exempt. Quiet mates in one are found by the node's mate
+    /// probe either way.
+    pub check_pruning: bool,
+    /// Moves that give check are reduced a ply less by late-move reductions.
+    pub check_lmr: bool,
 }
 
 impl Default for SearchFeatures {
@@ -102,13 +108,15 @@ impl Default for SearchFeatures {
             eval_diff_history: false,
             falling_eval_time: false,
             check_extensions: true,
+            check_pruning: false,
+            check_lmr: true,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 26] = [
+    pub const NAMES: [&'static str; 28] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -135,6 +143,8 @@ impl SearchFeatures {
         "eval_diff_history",
         "falling_eval_time",
         "check_extensions",
+        "check_pruning",
+        "check_lmr",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -165,6 +175,8 @@ impl SearchFeatures {
             "eval_diff_history" => &mut self.eval_diff_history,
             "falling_eval_time" => &mut self.falling_eval_time,
             "check_extensions" => &mut self.check_extensions,
+            "check_pruning" => &mut self.check_pruning,
+            "check_lmr" => &mut self.check_lmr,
             _ => return None,
         })
     }
