@@ -8,7 +8,7 @@ use common::{classical_match, with, DATAGEN};
 use datagen::players::load_eval;
 use sente::game::Game;
 use sente::nnue::GameEval;
-use sente::selfplay::{run_match, GameEnd, MatchConfig, PlayerConfig, TimeControl};
+use sente::selfplay::{run_match, GameEnd, MatchConfig, PlayedGame, PlayerConfig, TimeControl};
 use std::sync::Mutex;
 
 type Chess = sente::chess::Position;
@@ -22,6 +22,21 @@ fn config(pairs: usize) -> MatchConfig {
         seed: 7,
         ..MatchConfig::default()
     }
+}
+
+/// Milliseconds both sides spent over `games` played at 1 s + 10 ms: main time plus the
+/// increments earned, less what was left.
+fn time_spent_ms(games: &[PlayedGame<Chess>]) -> i64 {
+    games
+        .iter()
+        .map(|game| {
+            let plies = game.moves.len() as i64;
+            let earned = [1000 + 10 * ((plies + 1) / 2), 1000 + 10 * (plies / 2)];
+            (0..2)
+                .map(|side| earned[side] - game.clock_left_ms[side].unwrap())
+                .sum::<i64>()
+        })
+        .sum()
 }
 
 #[test]
@@ -64,16 +79,7 @@ fn tiny_time_control_games_complete_on_the_clock() {
     }
     // The clocks really ran: over the match, the players spent time thinking (a game may end
     // at once, e.g. a mate in one found instantly, so this is not asked of every game).
-    let spent_ms: i64 = games
-        .iter()
-        .map(|game| {
-            let plies = game.moves.len() as i64;
-            let earned = [1000 + 10 * ((plies + 1) / 2), 1000 + 10 * (plies / 2)];
-            (0..2)
-                .map(|side| earned[side] - game.clock_left_ms[side].unwrap())
-                .sum::<i64>()
-        })
-        .sum();
+    let spent_ms = time_spent_ms(&games);
     assert!(spent_ms > 100, "only {spent_ms} ms spent in 4 games");
 }
 
@@ -184,16 +190,7 @@ fn node_clock_games_repeat_exactly_and_charge_nodes() {
         assert_ne!(x.end, GameEnd::TimeForfeit);
     }
     // The clocks ran: 200 nodes to the ms spends main time like a slow machine would.
-    let spent: i64 = first
-        .iter()
-        .map(|g| {
-            let plies = g.moves.len() as i64;
-            let earned = [1000 + 10 * ((plies + 1) / 2), 1000 + 10 * (plies / 2)];
-            (0..2)
-                .map(|s| earned[s] - g.clock_left_ms[s].unwrap())
-                .sum::<i64>()
-        })
-        .sum();
+    let spent = time_spent_ms(&first);
     assert!(spent > 100, "only {spent} ms of node time spent");
 }
 
