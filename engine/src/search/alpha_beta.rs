@@ -3,7 +3,7 @@
 //! iterative reduction, futility / late-move / SEE pruning, singular and check extensions, and
 //! late-move reductions driven by history. Game rules are asked at every node.
 
-use super::history::PieceTo;
+use super::history::ContinuationKeys;
 use super::ordering::{
     is_losing_noisy, next_best, score_moves, OrderingContext, PickerState, TT_MOVE,
 };
@@ -114,7 +114,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     && tt_move.is_some()
                     && pos.is_quiet(tt_move)
                 {
-                    let previous = self.previous_piece_to(ply);
+                    let previous = self.previous_piece_to(ply, features.continuation_ply4);
                     self.reward_quiet(
                         pos,
                         ply,
@@ -353,7 +353,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         if moves.is_empty() && !tt_move_first {
             return outcome_value(pos.no_moves_outcome(), ply);
         }
-        let previous = self.previous_piece_to(ply);
+        let previous = self.previous_piece_to(ply, features.continuation_ply4);
         let mut context = OrderingContext {
             tt_move,
             killers: self.history.killers(ply),
@@ -723,7 +723,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             && self.stack[ply - 1].quiet_move
         {
             if let Some(prior) = self.stack[ply - 1].piece_to {
-                let before = self.previous_piece_to(ply - 1);
+                let before = self.previous_piece_to(ply - 1, features.continuation_ply4);
                 self.history
                     .update_continuation(prior, before, params.history_bonus(depth));
             }
@@ -767,7 +767,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         ply: usize,
         bonus: i32,
         m: G::Move,
-        previous: [Option<PieceTo>; 2],
+        previous: ContinuationKeys,
         tried: &[G::Move],
     ) {
         let side = pos.side_to_move();

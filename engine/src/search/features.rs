@@ -77,6 +77,9 @@ pub struct SearchFeatures {
     pub check_pruning: bool,
     /// Moves that give check are reduced a ply less by late-move reductions.
     pub check_lmr: bool,
+    /// Quiet moves are also scored and rewarded by the continuation history of the move four
+    /// plies back (the side to move's own move before last), beside those one and two back.
+    pub continuation_ply4: bool,
 }
 
 impl Default for SearchFeatures {
@@ -110,13 +113,14 @@ impl Default for SearchFeatures {
             check_extensions: true,
             check_pruning: false,
             check_lmr: true,
+            continuation_ply4: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 28] = [
+    pub const NAMES: [&'static str; 29] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -145,6 +149,7 @@ impl SearchFeatures {
         "check_extensions",
         "check_pruning",
         "check_lmr",
+        "continuation_ply4",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -177,6 +182,7 @@ impl SearchFeatures {
             "check_extensions" => &mut self.check_extensions,
             "check_pruning" => &mut self.check_pruning,
             "check_lmr" => &mut self.check_lmr,
+            "continuation_ply4" => &mut self.continuation_ply4,
             _ => return None,
         })
     }

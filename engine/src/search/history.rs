@@ -20,6 +20,12 @@ fn apply(entry: &mut i16, bonus: i32) {
 /// Index of a (piece slot, to square) pair, used by the continuation tables.
 pub type PieceTo = usize;
 
+/// How many earlier moves' continuation histories a quiet move is scored by.
+pub const CONTINUATION_PLIES: usize = 3;
+/// The (piece, to) of the moves one, two and four plies back (`None`: none, or not used), whose
+/// continuation histories score a quiet move; the first is also the counter-move's key.
+pub type ContinuationKeys = [Option<PieceTo>; CONTINUATION_PLIES];
+
 pub struct HistoryTables<G: Game> {
     /// `[side][from_slot][to]`.
     butterfly: Vec<i16>,
@@ -88,17 +94,19 @@ impl<G: Game> HistoryTables<G> {
         })
     }
 
-    /// Combined quiet-move score: butterfly plus the one- and two-ply continuations.
+    /// Combined quiet-move score: butterfly plus the continuations of the earlier moves.
     pub fn quiet_score(
         &self,
         side: Side,
         m: G::Move,
         current: PieceTo,
-        previous: [Option<PieceTo>; 2],
+        previous: ContinuationKeys,
     ) -> i32 {
-        self.butterfly(side, m)
-            + self.continuation(previous[0], current)
-            + self.continuation(previous[1], current)
+        previous
+            .iter()
+            .fold(self.butterfly(side, m), |sum, &p| {
+                sum + self.continuation(p, current)
+            })
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move in all its tables.
@@ -107,7 +115,7 @@ impl<G: Game> HistoryTables<G> {
         side: Side,
         m: G::Move,
         current: PieceTo,
-        previous: [Option<PieceTo>; 2],
+        previous: ContinuationKeys,
         bonus: i32,
     ) {
         let index = self.butterfly_index(side, m);
@@ -126,7 +134,7 @@ impl<G: Game> HistoryTables<G> {
     pub fn update_continuation(
         &mut self,
         current: PieceTo,
-        previous: [Option<PieceTo>; 2],
+        previous: ContinuationKeys,
         bonus: i32,
     ) {
         for p in previous.into_iter().flatten() {
@@ -192,5 +200,30 @@ mod tests {
             apply(&mut e, -1600);
         }
         assert!(e as i32 >= -HISTORY_MAX && e < -16_000);
+    }
+
+    #[test]
+    fn every_continuation_key_scores_and_learns_a_quiet_move() {
+        use crate::chess::Position;
+        let pos = Position::startpos();
+        let m = pos.parse_move("g1f3").unwrap();
+        let mut tables = HistoryTables::<Position>::new(8);
+        let current = tables.piece_to(&pos, m);
+        let side = pos.side_to_move();
+        // Three earlier moves' keys, the last only when the ply-4 key is in use.
+        let keys: ContinuationKeys = [Some(3), Some(70), Some(500)];
+        let without_ply4: ContinuationKeys = [Some(3), Some(70), None];
+        tables.update_quiet(side, m, current, keys, 1000);
+        let per_table = tables.butterfly(side, m);
+        assert!(per_table > 0);
+        for key in keys {
+            assert_eq!(tables.continuation(key, current), per_table);
+        }
+        assert_eq!(tables.quiet_score(side, m, current, keys), 4 * per_table);
+        assert_eq!(tables.quiet_score(side, m, current, without_ply4), 3 * per_table);
+        // A `None` key neither scores nor learns.
+        tables.update_quiet(side, m, current, without_ply4, -1000);
+        assert!(tables.continuation(Some(500), current) == per_table);
+        assert!(tables.continuation(Some(3), current) < per_table);
     }
 }

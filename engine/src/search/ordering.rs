@@ -4,7 +4,7 @@
 //! get their history scores only when the picker reaches them: a cutoff by the table move, a
 //! capture, a killer or the counter-move never pays for scoring the quiets.
 
-use super::history::{HistoryTables, PieceTo};
+use super::history::{ContinuationKeys, HistoryTables};
 use crate::game::{Game, GameMove};
 
 /// Moves handed out by selection before the rest of the list is sorted at once (most cutoffs
@@ -33,7 +33,7 @@ pub struct OrderingContext<M> {
     pub killers: [M; 2],
     pub counter: M,
     /// (piece, to) of the previous two moves, for continuation history.
-    pub previous: [Option<PieceTo>; 2],
+    pub previous: ContinuationKeys,
 }
 
 /// Writes an ordering score for each move into `scores` (same indices). With `lazy_quiets`, plain

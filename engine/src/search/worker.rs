@@ -5,7 +5,7 @@
 
 use super::correction::CorrectionHistory;
 use super::features::SearchFeatures;
-use super::history::{HistoryTables, PieceTo};
+use super::history::{ContinuationKeys, HistoryTables, PieceTo};
 use super::params::SearchParams;
 use super::pv::legal_prefix;
 use super::report::{ScoreBound, SearchEvent, SearchInfo};
@@ -513,11 +513,11 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         (raw + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    pub(super) fn previous_piece_to(&self, ply: usize) -> [Option<PieceTo>; 2] {
-        [
-            ply.checked_sub(1).and_then(|p| self.stack[p].piece_to),
-            ply.checked_sub(2).and_then(|p| self.stack[p].piece_to),
-        ]
+    /// The continuation keys of a node at `ply`: the moves one and two plies back, and four
+    /// back when `ply4` (`SearchFeatures::continuation_ply4`).
+    pub(super) fn previous_piece_to(&self, ply: usize, ply4: bool) -> ContinuationKeys {
+        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.stack[p].piece_to);
+        [back(1), back(2), if ply4 { back(4) } else { None }]
     }
 
     /// Copies the child's line behind `m` into this ply's line.
