@@ -146,6 +146,11 @@ enum Command {
         /// management change is measured free of machine load and the match is reproducible.
         #[arg(long, value_name = "N", requires = "tc", value_parser = clap::value_parser!(u64).range(1..))]
         nodes_time: Option<u64>,
+        /// With --tc: the `+INC` of the time control is a byoyomi period (shogi: once main time
+        /// is spent, each move may take that long; unused byoyomi is lost), as `scripts/match.py
+        /// --byoyomi` reads it.
+        #[arg(long, requires = "tc")]
+        byoyomi: bool,
         /// Games played at once (on a clock, keep this at most the number of free cores).
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -373,6 +378,7 @@ fn main() -> Result<()> {
             b_nodes,
             move_overhead,
             nodes_time,
+            byoyomi,
             threads,
             seed,
             random_plies,
@@ -418,7 +424,13 @@ fn main() -> Result<()> {
             };
             let limits = MoveLimits {
                 nodes: [a_nodes.unwrap_or(nodes), b_nodes.unwrap_or(nodes)],
-                tc,
+                tc: tc.map(|tc| {
+                    if byoyomi {
+                        tc.increment_as_byoyomi()
+                    } else {
+                        tc
+                    }
+                }),
                 move_overhead_ms: move_overhead,
                 nodes_per_ms: nodes_time.unwrap_or(0),
             };
@@ -576,14 +588,19 @@ fn match_for<G: DatagenGame>(
         a_eval: evaluator_label(a)?,
         b_eval: evaluator_label(b)?,
         limits: match limits.tc {
-            Some(tc) if limits.nodes_per_ms > 0 => format!(
-                "tc={}ms+{}ms overhead={}ms nodestime={}",
-                tc.base_ms, tc.increment_ms, limits.move_overhead_ms, limits.nodes_per_ms
-            ),
-            Some(tc) => format!(
-                "tc={}ms+{}ms overhead={}ms",
-                tc.base_ms, tc.increment_ms, limits.move_overhead_ms
-            ),
+            Some(tc) => {
+                let control = if tc.byoyomi_ms > 0 {
+                    format!("tc={}ms byoyomi={}ms", tc.base_ms, tc.byoyomi_ms)
+                } else {
+                    format!("tc={}ms+{}ms", tc.base_ms, tc.increment_ms)
+                };
+                let clock = if limits.nodes_per_ms > 0 {
+                    format!(" nodestime={}", limits.nodes_per_ms)
+                } else {
+                    String::new()
+                };
+                format!("{control} overhead={}ms{clock}", limits.move_overhead_ms)
+            }
             None if limits.nodes[0] == limits.nodes[1] => format!("nodes={}", limits.nodes[0]),
             None => format!("nodes={}/{}", limits.nodes[0], limits.nodes[1]),
         },

@@ -95,6 +95,7 @@ fn a_player_that_ignores_its_clock_loses_on_time() {
             TimeControl {
                 base_ms: 1,
                 increment_ms: 0,
+                byoyomi_ms: 0,
             },
         )
     };
@@ -205,4 +206,27 @@ fn the_command_line_takes_a_node_clock_only_with_a_time_control() {
     assert!(stdout.contains("2 games"), "{stdout}");
     DATAGEN.failure(&with(one_pair.clone(), "--nodes-time", "300"));
     DATAGEN.failure(&with(with(one_pair, "--tc", "1+0.01"), "--nodes-time", "0"));
+}
+
+#[test]
+fn a_byoyomi_node_clock_match_spends_its_periods_without_forfeits() {
+    // 0.2 s of main time is 40,000 nodes at 200 to the ms: it is gone within a few moves,
+    // and every later move lives on its 20 ms (4,000-node) byoyomi.
+    let one_pair = with(classical_match("shogi"), "--pairs", "1");
+    let mut args = with(
+        with(one_pair.clone(), "--tc", "0.2+0.02"),
+        "--nodes-time",
+        "200",
+    );
+    args.push("--byoyomi".into());
+    let stdout = DATAGEN.ok(&args);
+    assert!(stdout.contains("2 games"), "{stdout}");
+    assert!(
+        stdout.contains("losses on time: classical 0, classical 0"),
+        "{stdout}"
+    );
+    // --byoyomi needs a time control.
+    let mut no_clock = one_pair;
+    no_clock.push("--byoyomi".into());
+    DATAGEN.failure(&no_clock);
 }

@@ -102,11 +102,9 @@ impl<G: Game> HistoryTables<G> {
         current: PieceTo,
         previous: ContinuationKeys,
     ) -> i32 {
-        previous
-            .iter()
-            .fold(self.butterfly(side, m), |sum, &p| {
-                sum + self.continuation(p, current)
-            })
+        previous.iter().fold(self.butterfly(side, m), |sum, &p| {
+            sum + self.continuation(p, current)
+        })
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move in all its tables.
@@ -220,7 +218,10 @@ mod tests {
             assert_eq!(tables.continuation(key, current), per_table);
         }
         assert_eq!(tables.quiet_score(side, m, current, keys), 4 * per_table);
-        assert_eq!(tables.quiet_score(side, m, current, without_ply4), 3 * per_table);
+        assert_eq!(
+            tables.quiet_score(side, m, current, without_ply4),
+            3 * per_table
+        );
         // A `None` key neither scores nor learns.
         tables.update_quiet(side, m, current, without_ply4, -1000);
         assert!(tables.continuation(Some(500), current) == per_table);

@@ -1,17 +1,20 @@
-//! Real clocks for self-play: a time control (`BASE+INC` in seconds) and the game clock the
-//! runner keeps for both sides (time used is subtracted after each move, the increment added;
-//! a clock below zero means a loss on time).
+//! Real clocks for self-play: a time control (`BASE+INC` in seconds, the `INC` either a Fischer
+//! increment or a byoyomi period) and the game clock the runner keeps for both sides (time used
+//! is subtracted after each move, the increment added; once main time is gone a move may use one
+//! byoyomi period; a clock below zero means a loss on time).
 
 use crate::game::Side;
 use crate::search::Clock;
 use std::str::FromStr;
 use std::time::Duration;
 
-/// Main time plus an increment per move (Fischer), in milliseconds.
+/// Main time plus an increment per move (Fischer) or a byoyomi period (shogi: once the main
+/// time is spent, each move may take this long, and unused byoyomi is lost), in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
     pub base_ms: u64,
     pub increment_ms: u64,
+    pub byoyomi_ms: u64,
 }
 
 /// A time-control text that is not `BASE` or `BASE+INC` in (non-negative) seconds.
@@ -48,7 +51,20 @@ impl FromStr for TimeControl {
         Ok(Self {
             base_ms,
             increment_ms,
+            byoyomi_ms: 0,
         })
+    }
+}
+
+impl TimeControl {
+    /// The same control with its increment read as a byoyomi period (`10+0.1` as 10 s of main
+    /// time and 0.1 s byoyomi, as `scripts/match.py --byoyomi` reads it).
+    pub fn increment_as_byoyomi(self) -> Self {
+        Self {
+            base_ms: self.base_ms,
+            increment_ms: 0,
+            byoyomi_ms: self.byoyomi_ms + self.increment_ms,
+        }
     }
 }
 
@@ -80,19 +96,31 @@ impl GameClock {
             if let Some(control) = self.controls[i] {
                 clock.time_ms[i] = Some(self.remaining_ms[i].max(0) as u64);
                 clock.inc_ms[i] = control.increment_ms;
+                clock.byoyomi_ms[i] = control.byoyomi_ms;
             }
         }
         clock
     }
 
     /// Charges `side` for a move that took `elapsed`. Returns `false` when its clock ran out
-    /// (the increment is only added to a clock that did not).
+    /// (the increment is only added to a clock that did not). With byoyomi, the part of the move
+    /// beyond the main time left is free up to one period; the clock then reads zero.
     pub fn charge(&mut self, side: Side, elapsed: Duration) -> bool {
         let i = side.index();
         let Some(control) = self.controls[i] else {
             return true;
         };
         let used = elapsed.as_millis().min(i64::MAX as u128) as i64;
+        if control.byoyomi_ms > 0 {
+            let beyond_main = (used - self.remaining_ms[i].max(0)).max(0);
+            if beyond_main == 0 {
+                self.remaining_ms[i] -= used;
+                return true;
+            }
+            let byoyomi = control.byoyomi_ms.min(i64::MAX as u64) as i64;
+            self.remaining_ms[i] = (byoyomi - beyond_main).min(0);
+            return beyond_main <= byoyomi;
+        }
         self.remaining_ms[i] = self.remaining_ms[i].saturating_sub(used);
         if self.remaining_ms[i] < 0 {
             return false;
@@ -135,6 +163,7 @@ mod tests {
         let tc = TimeControl {
             base_ms: 1000,
             increment_ms: 100,
+            byoyomi_ms: 0,
         };
         let mut clock = GameClock::new([Some(tc), Some(tc)]).unwrap();
         assert!(clock.charge(Side::First, Duration::from_millis(300)));
@@ -156,10 +185,38 @@ mod tests {
         let tc = TimeControl {
             base_ms: 10,
             increment_ms: 0,
+            byoyomi_ms: 0,
         };
         let mut clock = GameClock::new([None, Some(tc)]).unwrap();
         assert!(clock.charge(Side::First, Duration::from_secs(100)));
         assert_eq!(clock.remaining_ms(), [None, Some(10)]);
         assert_eq!(clock.search_clock().time_ms, [None, Some(10)]);
+    }
+
+    #[test]
+    fn byoyomi_is_free_beyond_main_time_and_lost_when_unused() {
+        let tc: TimeControl = "1+0.2".parse().unwrap();
+        let tc = tc.increment_as_byoyomi();
+        assert_eq!((tc.base_ms, tc.increment_ms, tc.byoyomi_ms), (1000, 0, 200));
+        let mut clock = GameClock::new([Some(tc), Some(tc)]).unwrap();
+        let seen = clock.search_clock();
+        assert_eq!(
+            (seen.time_ms[0], seen.inc_ms[0], seen.byoyomi_ms[0]),
+            (Some(1000), 0, 200)
+        );
+        // Within main time: main time pays.
+        assert!(clock.charge(Side::First, Duration::from_millis(700)));
+        assert_eq!(clock.remaining_ms(), [Some(300), Some(1000)]);
+        // 300 ms of main time and 150 of byoyomi: main time is gone, the period is not charged.
+        assert!(clock.charge(Side::First, Duration::from_millis(450)));
+        assert_eq!(clock.remaining_ms(), [Some(0), Some(1000)]);
+        // Each later move may take one whole period, and no more.
+        assert!(clock.charge(Side::First, Duration::from_millis(200)));
+        assert_eq!(clock.remaining_ms(), [Some(0), Some(1000)]);
+        assert!(!clock.charge(Side::First, Duration::from_millis(230)));
+        assert_eq!(clock.remaining_ms(), [Some(-30), Some(1000)]);
+        // Main time and a whole period in one move is in time.
+        assert!(clock.charge(Side::Second, Duration::from_millis(1200)));
+        assert_eq!(clock.remaining_ms(), [Some(-30), Some(0)]);
     }
 }
