@@ -32,7 +32,8 @@ pub struct OrderingContext<M> {
     pub tt_move: M,
     pub killers: [M; 2],
     pub counter: M,
-    /// (piece, to) of the previous two moves, for continuation history.
+    /// (piece, to) of the earlier moves whose continuation histories score quiets (see
+    /// `ContinuationKeys`).
     pub previous: ContinuationKeys,
 }
 
