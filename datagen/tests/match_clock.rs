@@ -81,6 +81,35 @@ fn tiny_time_control_games_complete_on_the_clock() {
     // at once, e.g. a mate in one found instantly, so this is not asked of every game).
     let spent_ms = time_spent_ms(&games);
     assert!(spent_ms > 100, "only {spent_ms} ms spent in 4 games");
+    // Clock use: every search is charged (a flagged one too, though its move is not played),
+    // against the main time and one increment per move; the two configurations' totals add
+    // up to the games'.
+    let uses = report
+        .clock_use
+        .expect("a match on a clock reports its clock use");
+    let searches: u64 = games
+        .iter()
+        .map(|g| g.moves.len() as u64 + u64::from(g.end == GameEnd::TimeForfeit))
+        .sum();
+    assert_eq!(uses[0].moves + uses[1].moves, searches);
+    let used: u64 = games
+        .iter()
+        .flat_map(|g| g.clock_usage.map(|u| u.unwrap().used_ms))
+        .sum();
+    assert_eq!(uses[0].used_ms + uses[1].used_ms, used);
+    for game in games.iter().filter(|g| g.end != GameEnd::TimeForfeit) {
+        for side in 0..2 {
+            let usage = game.clock_usage[side].unwrap();
+            assert_eq!(usage.given_ms, 1000 + 10 * usage.moves);
+            let left = game.clock_left_ms[side].unwrap();
+            assert_eq!(
+                usage.used_ms as i64,
+                usage.given_ms as i64 - left,
+                "{game:?}"
+            );
+        }
+    }
+    assert!(uses.iter().all(|u| u.percent() > 0.0));
 }
 
 #[test]
@@ -132,10 +161,13 @@ fn a_match_without_clocks_reports_no_forfeits() {
     let b = PlayerConfig::with_nodes("b", eval, 100);
     let report = run_match(&Chess::startpos(), &a, &b, &config(1), &|g| {
         assert_eq!(g.clock_left_ms, [None, None]);
+        assert_eq!(g.clock_usage, [None, None]);
         assert_ne!(g.end, GameEnd::TimeForfeit);
     });
     assert_eq!(report.time_forfeits, None);
+    assert_eq!(report.clock_use, None);
     assert!(!report.to_string().contains("on time"));
+    assert!(!report.to_string().contains("clock use"));
 }
 
 #[test]
@@ -144,6 +176,8 @@ fn the_command_line_plays_on_a_clock_and_rejects_bad_time_controls() {
     let stdout = DATAGEN.ok(&with(one_pair.clone(), "--tc", "1+0.01"));
     assert!(stdout.contains("2 games"), "{stdout}");
     assert!(stdout.contains("losses on time: classical"), "{stdout}");
+    assert!(stdout.contains("clock use: classical"), "{stdout}");
+    assert!(stdout.contains("% of the time it was given"), "{stdout}");
     for bad in ["1+x", "0+1", "-5"] {
         // `--tc=-5`, not `--tc -5`, which would read as an option.
         let mut args = one_pair.clone();

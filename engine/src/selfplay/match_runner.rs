@@ -8,6 +8,7 @@ use super::played_game::{
     play_game, Adjudication, GameEnd, PlayedGame, PlayerConfig, SearchPlayer,
 };
 use super::stats::{Pentanomial, ScoreDistribution, Sprt, SprtVerdict, WdlCounts};
+use super::time_control::ClockUsage;
 use crate::eval::Evaluator;
 use crate::game::{Game, Side};
 use std::fmt;
@@ -62,6 +63,9 @@ pub struct MatchReport {
     /// Games lost on time by the first and by the second configuration; `None` when neither
     /// played on a clock.
     pub time_forfeits: Option<[u64; 2]>,
+    /// How much of their clocks the first and the second configuration used over all their
+    /// games; `None` when neither played on a clock.
+    pub clock_use: Option<[ClockUsage; 2]>,
 }
 
 impl MatchReport {
@@ -88,6 +92,7 @@ impl MatchReport {
             elo_error,
             sprt,
             time_forfeits,
+            clock_use: None,
         }
     }
 }
@@ -130,6 +135,22 @@ impl fmt::Display for MatchReport {
                 f,
                 "\nlosses on time: {} {}, {} {}",
                 self.first_name, first, self.second_name, second
+            )?;
+        }
+        if let Some(uses) = self.clock_use {
+            let line = |name: &str, u: ClockUsage| {
+                format!(
+                    "{name} {:.0} ms per move over {} moves, {:.1}% of the time it was given",
+                    u.ms_per_move(),
+                    u.moves,
+                    u.percent()
+                )
+            };
+            write!(
+                f,
+                "\nclock use: {}; {}",
+                line(&self.first_name, uses[0]),
+                line(&self.second_name, uses[1])
             )?;
         }
         if let Some((s, llr, verdict)) = self.sprt {
@@ -191,7 +212,12 @@ where
 {
     let next_pair = AtomicUsize::new(0);
     let decided = AtomicBool::new(false);
-    let totals = Mutex::new((WdlCounts::default(), Pentanomial::default(), [0u64; 2]));
+    let totals = Mutex::new((
+        WdlCounts::default(),
+        Pentanomial::default(),
+        [0u64; 2],
+        [ClockUsage::default(); 2],
+    ));
     let threads = config.concurrency.clamp(1, config.pairs.max(1));
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -219,7 +245,7 @@ where
                     if decided.load(Ordering::Relaxed) {
                         return;
                     }
-                    let (wdl, penta, forfeits) = &mut *totals;
+                    let (wdl, penta, forfeits, clock_use) = &mut *totals;
                     // The first configuration moved first in game one and second in game two.
                     for (game, first_side) in
                         [(&game_a_first, Side::First), (&game_b_first, Side::Second)]
@@ -227,6 +253,11 @@ where
                         if game.end == GameEnd::TimeForfeit {
                             let loser_is_first = game.winner != Some(first_side);
                             forfeits[usize::from(!loser_is_first)] += 1;
+                        }
+                        for (config, side) in [(0, first_side), (1, first_side.flip())] {
+                            if let Some(usage) = game.clock_usage[side.index()] {
+                                clock_use[config].add(usage);
+                            }
                         }
                     }
                     for p in points {
@@ -264,14 +295,17 @@ where
                 .spawn_scoped(scope, worker);
         }
     });
-    let (wdl, penta, forfeits) = *totals.lock().unwrap_or_else(|e| e.into_inner());
+    let (wdl, penta, forfeits, clock_use) = *totals.lock().unwrap_or_else(|e| e.into_inner());
     let on_clock = first.time_control.is_some() || second.time_control.is_some();
-    MatchReport::from_counts(
-        &first.name,
-        &second.name,
-        wdl,
-        penta,
-        config.sprt,
-        on_clock.then_some(forfeits),
-    )
+    MatchReport {
+        clock_use: on_clock.then_some(clock_use),
+        ..MatchReport::from_counts(
+            &first.name,
+            &second.name,
+            wdl,
+            penta,
+            config.sprt,
+            on_clock.then_some(forfeits),
+        )
+    }
 }

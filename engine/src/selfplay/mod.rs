@@ -16,4 +16,4 @@ pub use played_game::{
 };
 pub use spsa::{Perturbation, Spsa};
 pub use stats::{Pentanomial, ScoreDistribution, Sprt, SprtVerdict, WdlCounts};
-pub use time_control::{GameClock, TimeControl, TimeControlError};
+pub use time_control::{ClockUsage, GameClock, TimeControl, TimeControlError};

@@ -3,7 +3,7 @@
 //! near-zero scores, a ply limit) or by a flag fall when the players are on a clock.
 
 use super::opening::Opening;
-use super::time_control::{GameClock, TimeControl};
+use super::time_control::{ClockUsage, GameClock, TimeControl};
 use crate::eval::Evaluator;
 use crate::game::{EndReason, Game, GameResult, HistoryEntry, Side};
 use crate::movelist::MoveList;
@@ -211,6 +211,8 @@ pub struct PlayedGame<G: Game> {
     /// Each side's clock at the end in ms (`None`: no clock); negative for the side that lost
     /// on time, by how much it overstepped.
     pub clock_left_ms: [Option<i64>; 2],
+    /// Each side's use of its clock over the game (`None`: no clock).
+    pub clock_usage: [Option<ClockUsage>; 2],
 }
 
 /// Centipawn view of a score for adjudication (mates count as very large).
@@ -243,6 +245,7 @@ pub fn play_game<G: Game>(
         winner: None,
         end: GameEnd::MaxPlies,
         clock_left_ms: [None, None],
+        clock_usage: [None, None],
     };
     // Scores from the first side's point of view, latest last.
     let mut first_view: Vec<i32> = Vec::new();
@@ -262,11 +265,11 @@ pub fn play_game<G: Game>(
                 GameResult::Loss => Some(mover.flip()),
                 GameResult::Draw => None,
             };
-            return finish(record, &clock);
+            return finish(record, clock.as_ref());
         }
         if record.moves.len() as u32 >= adjudication.max_plies {
             record.end = GameEnd::MaxPlies;
-            return finish(record, &clock);
+            return finish(record, clock.as_ref());
         }
         let started = Instant::now();
         let result = match &clock {
@@ -280,20 +283,19 @@ pub fn play_game<G: Game>(
             if !clock.charge(mover, used) {
                 record.end = GameEnd::TimeForfeit;
                 record.winner = Some(mover.flip());
-                record.clock_left_ms = clock.remaining_ms();
-                return record;
+                return finish(record, Some(clock));
             }
         }
         if result.declare_win {
             record.end = GameEnd::Declaration;
             record.winner = Some(mover);
-            return finish(record, &clock);
+            return finish(record, clock.as_ref());
         }
         let Some(m) = result.best.filter(|&m| position.is_legal_move(m)) else {
             // A player that cannot produce a legal move forfeits.
             record.end = GameEnd::ResignAdjudication;
             record.winner = Some(mover.flip());
-            return finish(record, &clock);
+            return finish(record, clock.as_ref());
         };
         let cp = score_cp(result.score);
         first_view.push(if mover == Side::First { cp } else { -cp });
@@ -312,12 +314,12 @@ pub fn play_game<G: Game>(
                 if recent.iter().all(|&v| v >= threshold) {
                     record.end = GameEnd::ResignAdjudication;
                     record.winner = Some(Side::First);
-                    return finish(record, &clock);
+                    return finish(record, clock.as_ref());
                 }
                 if recent.iter().all(|&v| v <= -threshold) {
                     record.end = GameEnd::ResignAdjudication;
                     record.winner = Some(Side::Second);
-                    return finish(record, &clock);
+                    return finish(record, clock.as_ref());
                 }
             }
         }
@@ -330,16 +332,17 @@ pub fn play_game<G: Game>(
                     .all(|v| v.abs() <= margin)
             {
                 record.end = GameEnd::DrawAdjudication;
-                return finish(record, &clock);
+                return finish(record, clock.as_ref());
             }
         }
     }
 }
 
 /// Stamps the final clock readings on a finished game.
-fn finish<G: Game>(mut record: PlayedGame<G>, clock: &Option<GameClock>) -> PlayedGame<G> {
+fn finish<G: Game>(mut record: PlayedGame<G>, clock: Option<&GameClock>) -> PlayedGame<G> {
     if let Some(clock) = clock {
         record.clock_left_ms = clock.remaining_ms();
+        record.clock_usage = clock.usage();
     }
     record
 }

@@ -68,12 +68,50 @@ impl TimeControl {
     }
 }
 
+/// How much of its clock a player used: thinking time against the time it was given (the main
+/// time plus one increment or byoyomi period per move), as `scripts/match.py` counts it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClockUsage {
+    pub used_ms: u64,
+    pub given_ms: u64,
+    pub moves: u64,
+}
+
+impl ClockUsage {
+    /// Both records together (e.g. one player's games of a match).
+    pub fn add(&mut self, other: ClockUsage) {
+        self.used_ms += other.used_ms;
+        self.given_ms += other.given_ms;
+        self.moves += other.moves;
+    }
+
+    /// Share of the given time that was used, in percent (0 when nothing was given).
+    pub fn percent(&self) -> f64 {
+        if self.given_ms == 0 {
+            0.0
+        } else {
+            100.0 * self.used_ms as f64 / self.given_ms as f64
+        }
+    }
+
+    /// Average thinking time per move in ms (0 without moves).
+    pub fn ms_per_move(&self) -> f64 {
+        if self.moves == 0 {
+            0.0
+        } else {
+            self.used_ms as f64 / self.moves as f64
+        }
+    }
+}
+
 /// The clocks of one game, kept by the runner. A side without a time control has no clock.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameClock {
     controls: [Option<TimeControl>; 2],
     /// Remaining time in ms; negative once a side has overstepped.
     remaining_ms: [i64; 2],
+    /// What each side has used of the time it was given so far.
+    usage: [ClockUsage; 2],
 }
 
 impl GameClock {
@@ -85,6 +123,10 @@ impl GameClock {
         Some(Self {
             controls,
             remaining_ms: controls.map(|c| c.map_or(0, |c| c.base_ms as i64)),
+            usage: controls.map(|c| ClockUsage {
+                given_ms: c.map_or(0, |c| c.base_ms),
+                ..ClockUsage::default()
+            }),
         })
     }
 
@@ -111,6 +153,10 @@ impl GameClock {
             return true;
         };
         let used = elapsed.as_millis().min(i64::MAX as u128) as i64;
+        let usage = &mut self.usage[i];
+        usage.used_ms += used as u64;
+        usage.given_ms += control.increment_ms + control.byoyomi_ms;
+        usage.moves += 1;
         if control.byoyomi_ms > 0 {
             let beyond_main = (used - self.remaining_ms[i].max(0)).max(0);
             if beyond_main == 0 {
@@ -127,6 +173,11 @@ impl GameClock {
         }
         self.remaining_ms[i] += control.increment_ms as i64;
         true
+    }
+
+    /// Each side's use of its clock so far (`None` for a side without a clock).
+    pub fn usage(&self) -> [Option<ClockUsage>; 2] {
+        [0, 1].map(|i| self.controls[i].map(|_| self.usage[i]))
     }
 
     /// Remaining ms of each side (`None` for a side without a clock); negative after a flag fall.
@@ -177,6 +228,22 @@ mod tests {
         assert!(!clock.charge(Side::Second, Duration::from_millis(105)));
         assert_eq!(clock.remaining_ms(), [Some(800), Some(-5)]);
         assert_eq!(clock.search_clock().time_ms[1], Some(0));
+        // Use counts every move's thinking time against the main time and the increments.
+        let [first, second] = clock.usage().map(Option::unwrap);
+        assert_eq!(
+            first,
+            ClockUsage {
+                used_ms: 300,
+                given_ms: 1100,
+                moves: 1
+            }
+        );
+        assert_eq!(
+            (second.used_ms, second.given_ms, second.moves),
+            (1105, 1200, 2)
+        );
+        assert!((first.percent() - 100.0 * 300.0 / 1100.0).abs() < 1e-9);
+        assert_eq!(second.ms_per_move(), 552.5);
     }
 
     #[test]
@@ -191,6 +258,7 @@ mod tests {
         assert!(clock.charge(Side::First, Duration::from_secs(100)));
         assert_eq!(clock.remaining_ms(), [None, Some(10)]);
         assert_eq!(clock.search_clock().time_ms, [None, Some(10)]);
+        assert_eq!(clock.usage()[0], None);
     }
 
     #[test]
@@ -218,5 +286,12 @@ mod tests {
         // Main time and a whole period in one move is in time.
         assert!(clock.charge(Side::Second, Duration::from_millis(1200)));
         assert_eq!(clock.remaining_ms(), [Some(-30), Some(0)]);
+        // Given: the main time and one period per move, used or not.
+        let [first, second] = clock.usage().map(Option::unwrap);
+        assert_eq!(
+            (first.used_ms, first.given_ms, first.moves),
+            (1580, 1800, 4)
+        );
+        assert_eq!((second.used_ms, second.given_ms), (1200, 1200));
     }
 }
