@@ -30,12 +30,15 @@ const BYOYOMI_RESERVE_MAX_MS: u64 = 100;
 const LOW_CLOCK_RESERVE_MS: u64 = 50;
 
 /// Splits the clock into a budget for `side`'s move. `None` means "no time limit" (no clock and
-/// no move time). The move overhead is taken off every bound.
+/// no move time). The move overhead is taken off every bound. `byoyomi_horizon` is the number of
+/// moves the main time is spread over when a byoyomi period follows it (unused main time is lost
+/// when the game ends, and every later move still has its period).
 pub fn allocate_time(
     clock: Option<&Clock>,
     move_time_ms: Option<u64>,
     side: Side,
     move_overhead_ms: u64,
+    byoyomi_horizon: u64,
 ) -> Option<TimeBudget> {
     if let Some(move_time) = move_time_ms {
         let hard = move_time.saturating_sub(move_overhead_ms).max(1);
@@ -49,10 +52,15 @@ pub fn allocate_time(
     let main = clock.time_ms[us].unwrap_or(0);
     let inc = clock.inc_ms[us];
     let byoyomi = clock.byoyomi_ms[us];
+    let open_horizon = if byoyomi > 0 {
+        byoyomi_horizon.max(1)
+    } else {
+        SUDDEN_DEATH_HORIZON
+    };
     let horizon = clock
         .moves_to_go
-        .map(|m| (m as u64).clamp(1, SUDDEN_DEATH_HORIZON))
-        .unwrap_or(SUDDEN_DEATH_HORIZON);
+        .map(|m| (m as u64).clamp(1, open_horizon))
+        .unwrap_or(open_horizon);
 
     // Byoyomi is spent per move anyway, so the overhead comes off it; otherwise off main time.
     let (main_usable, byoyomi_usable) = if byoyomi > 0 {
@@ -99,7 +107,14 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    pub fn new<M>(limits: &Limits<M>, side: Side, move_overhead_ms: u64, pondering: bool) -> Self {
+    /// The clock of a search for `side` within `limits`; see `allocate_time` for the rest.
+    pub fn new<M>(
+        limits: &Limits<M>,
+        side: Side,
+        move_overhead_ms: u64,
+        byoyomi_horizon: u64,
+        pondering: bool,
+    ) -> Self {
         let budget = if limits.infinite {
             None
         } else {
@@ -108,6 +123,7 @@ impl TimeManager {
                 limits.move_time_ms,
                 side,
                 move_overhead_ms,
+                byoyomi_horizon,
             )
         };
         Self {
@@ -182,18 +198,24 @@ mod tests {
         }
     }
 
+    /// The engine's default horizon with a byoyomi.
+    const BYOYOMI_HORIZON: u64 = 30;
+
     fn budget(c: &Clock) -> TimeBudget {
-        allocate_time(Some(c), None, Side::First, 10).unwrap()
+        allocate_time(Some(c), None, Side::First, 10, BYOYOMI_HORIZON).unwrap()
     }
 
     #[test]
     fn no_clock_and_no_movetime_is_unlimited() {
-        assert_eq!(allocate_time(None, None, Side::First, 10), None);
+        assert_eq!(
+            allocate_time(None, None, Side::First, 10, BYOYOMI_HORIZON),
+            None
+        );
     }
 
     #[test]
     fn movetime_uses_everything_but_the_overhead() {
-        let b = allocate_time(None, Some(1000), Side::Second, 10).unwrap();
+        let b = allocate_time(None, Some(1000), Side::Second, 10, BYOYOMI_HORIZON).unwrap();
         assert_eq!(
             b,
             TimeBudget {
@@ -201,7 +223,7 @@ mod tests {
                 hard_ms: 990
             }
         );
-        let tiny = allocate_time(None, Some(5), Side::Second, 10).unwrap();
+        let tiny = allocate_time(None, Some(5), Side::Second, 10, BYOYOMI_HORIZON).unwrap();
         assert_eq!(tiny.hard_ms, 1, "never zero: depth 1 still gets done");
     }
 
@@ -273,12 +295,32 @@ mod tests {
     }
 
     #[test]
+    fn the_byoyomi_horizon_spreads_only_main_time_followed_by_periods() {
+        let with_periods = clock(10_000, 0, None, 100);
+        let at =
+            |horizon| allocate_time(Some(&with_periods), None, Side::First, 10, horizon).unwrap();
+        // 10 s over 30 or 15 moves, plus 90% of the period's usable 65 ms.
+        assert_eq!(at(30).soft_ms, 10_000 / 30 + 65 * 9 / 10);
+        assert_eq!(at(15).soft_ms, 10_000 / 15 + 65 * 9 / 10);
+        assert!(at(15).hard_ms > at(30).hard_ms);
+        // Fischer clocks keep the sudden-death horizon whatever the byoyomi horizon says.
+        let fischer = clock(10_000, 100, None, 0);
+        let fischer_at =
+            |horizon| allocate_time(Some(&fischer), None, Side::First, 10, horizon).unwrap();
+        assert_eq!(fischer_at(15), fischer_at(30));
+        // Moves to go still bound it.
+        let control = clock(10_000, 0, Some(5), 100);
+        let five = allocate_time(Some(&control), None, Side::First, 10, 15).unwrap();
+        assert_eq!(five.soft_ms, 10_000 / 5 + 65 * 9 / 10);
+    }
+
+    #[test]
     fn missing_own_time_moves_at_once() {
         let c = Clock {
             time_ms: [None, Some(100_000)],
             ..Clock::default()
         };
-        let b = allocate_time(Some(&c), None, Side::First, 10).unwrap();
+        let b = allocate_time(Some(&c), None, Side::First, 10, BYOYOMI_HORIZON).unwrap();
         assert_eq!(b.hard_ms, 1);
     }
 
@@ -288,7 +330,7 @@ mod tests {
             move_time_ms: Some(1),
             ..Limits::default()
         };
-        let mut tm = TimeManager::new(&limits, Side::First, 0, true);
+        let mut tm = TimeManager::new(&limits, Side::First, 0, BYOYOMI_HORIZON, true);
         std::thread::sleep(std::time::Duration::from_millis(3));
         assert!(!tm.hard_expired());
         assert!(tm.update_ponder(false));
@@ -301,7 +343,8 @@ mod tests {
             move_time_ms: Some(110),
             ..Limits::default()
         };
-        let mut tm = TimeManager::new(&limits, Side::First, 10, false).with_node_clock(1000);
+        let mut tm = TimeManager::new(&limits, Side::First, 10, BYOYOMI_HORIZON, false)
+            .with_node_clock(1000);
         std::thread::sleep(std::time::Duration::from_millis(120));
         assert!(!tm.hard_expired(), "wall time does not count");
         tm.observe_nodes(99_999);
