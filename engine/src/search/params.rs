@@ -103,6 +103,10 @@ search_params! {
     /// Time: moves the main time is spread over when a byoyomi period follows it (no effect at
     /// fixed nodes, nor on Fischer clocks).
     byoyomi_horizon: 30, 8..=60, step 2;
+    /// Time: moves a side is expected to play in a game with byoyomi (0: not used). Main time
+    /// is then spread over the moves left to that many, and never over fewer than
+    /// `byoyomi_horizon`.
+    byoyomi_game_moves: 0, 0..=150, step 4;
 }
 
 impl SearchParams {

@@ -93,6 +93,18 @@ pub fn allocate_time(
     })
 }
 
+/// The moves main time is spread over when byoyomi periods follow it: `min_moves`, or, when
+/// `game_moves` is set, the moves left to that many after the `moves_played` of this side,
+/// whichever is more. Never zero.
+pub fn byoyomi_horizon(min_moves: i32, game_moves: i32, moves_played: usize) -> u64 {
+    let left = if game_moves > 0 {
+        game_moves as i64 - moves_played as i64
+    } else {
+        0
+    };
+    left.max(min_moves as i64).max(1) as u64
+}
+
 /// The deadline checks of one running search.
 #[derive(Debug)]
 pub struct TimeManager {
@@ -312,6 +324,19 @@ mod tests {
         let control = clock(10_000, 0, Some(5), 100);
         let five = allocate_time(Some(&control), None, Side::First, 10, 15).unwrap();
         assert_eq!(five.soft_ms, 10_000 / 5 + 65 * 9 / 10);
+    }
+
+    #[test]
+    fn the_expected_game_length_spreads_main_time_over_the_moves_left() {
+        // Off: the fixed horizon.
+        assert_eq!(byoyomi_horizon(30, 0, 0), 30);
+        assert_eq!(byoyomi_horizon(30, 0, 100), 30);
+        // On: the moves left to the expected length, down to the fixed horizon.
+        assert_eq!(byoyomi_horizon(15, 70, 0), 70);
+        assert_eq!(byoyomi_horizon(15, 70, 40), 30);
+        assert_eq!(byoyomi_horizon(15, 70, 60), 15);
+        assert_eq!(byoyomi_horizon(15, 70, 500), 15);
+        assert_eq!(byoyomi_horizon(0, 0, 0), 1, "never zero");
     }
 
     #[test]
