@@ -100,6 +100,9 @@ search_params! {
     history_linear: 32, 0..=128, step 8;
     /// History bonus: the largest bonus.
     history_max: 1600, 800..=3200, step 100;
+    /// Time: moves the main time is spread over on a sudden-death or increment clock (no effect
+    /// at fixed nodes).
+    fischer_horizon: 30, 10..=60, step 2;
     /// Time: moves the main time is spread over when a byoyomi period follows it (no effect at
     /// fixed nodes, nor on Fischer clocks).
     byoyomi_horizon: 30, 8..=60, step 2;

@@ -15,8 +15,8 @@ pub struct TimeBudget {
     pub hard_ms: u64,
 }
 
-/// Moves assumed to remain in a sudden-death game (or to the next control beyond this many).
-const SUDDEN_DEATH_HORIZON: u64 = 30;
+/// The engine's default horizons (`SearchParams::fischer_horizon` and `byoyomi_horizon`).
+const DEFAULT_HORIZON: u64 = 30;
 /// Largest share of the remaining main time one move may take (per mille).
 const MAX_SHARE_PERMILLE: u64 = 800;
 /// A byoyomi period is lost whole if the move arrives late, so beyond the move overhead a
@@ -29,16 +29,33 @@ const BYOYOMI_RESERVE_MAX_MS: u64 = 100;
 /// clock (1 s + 10 ms games flagged at nice 10 beside a busy process with only the overhead kept).
 const LOW_CLOCK_RESERVE_MS: u64 = 50;
 
+/// The number of moves the main time is spread over, when no `movestogo` says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Horizons {
+    /// Sudden death, with or without an increment (also the most `movestogo` counts for).
+    pub fischer: u64,
+    /// Main time followed by byoyomi periods (unused main time is lost when the game ends, and
+    /// every later move still has its period).
+    pub byoyomi: u64,
+}
+
+impl Default for Horizons {
+    fn default() -> Self {
+        Self {
+            fischer: DEFAULT_HORIZON,
+            byoyomi: DEFAULT_HORIZON,
+        }
+    }
+}
+
 /// Splits the clock into a budget for `side`'s move. `None` means "no time limit" (no clock and
-/// no move time). The move overhead is taken off every bound. `byoyomi_horizon` is the number of
-/// moves the main time is spread over when a byoyomi period follows it (unused main time is lost
-/// when the game ends, and every later move still has its period).
+/// no move time). The move overhead is taken off every bound.
 pub fn allocate_time(
     clock: Option<&Clock>,
     move_time_ms: Option<u64>,
     side: Side,
     move_overhead_ms: u64,
-    byoyomi_horizon: u64,
+    horizons: Horizons,
 ) -> Option<TimeBudget> {
     if let Some(move_time) = move_time_ms {
         let hard = move_time.saturating_sub(move_overhead_ms).max(1);
@@ -53,13 +70,14 @@ pub fn allocate_time(
     let inc = clock.inc_ms[us];
     let byoyomi = clock.byoyomi_ms[us];
     let open_horizon = if byoyomi > 0 {
-        byoyomi_horizon.max(1)
+        horizons.byoyomi
     } else {
-        SUDDEN_DEATH_HORIZON
-    };
+        horizons.fischer
+    }
+    .max(1);
     let horizon = clock
         .moves_to_go
-        .map(|m| (m as u64).clamp(1, open_horizon))
+        .map(|m| (m as u64).clamp(1, horizons.fischer.max(1)))
         .unwrap_or(open_horizon);
 
     // Byoyomi is spent per move anyway, so the overhead comes off it; otherwise off main time.
@@ -124,7 +142,7 @@ impl TimeManager {
         limits: &Limits<M>,
         side: Side,
         move_overhead_ms: u64,
-        byoyomi_horizon: u64,
+        horizons: Horizons,
         pondering: bool,
     ) -> Self {
         let budget = if limits.infinite {
@@ -135,7 +153,7 @@ impl TimeManager {
                 limits.move_time_ms,
                 side,
                 move_overhead_ms,
-                byoyomi_horizon,
+                horizons,
             )
         };
         Self {
@@ -210,24 +228,21 @@ mod tests {
         }
     }
 
-    /// The engine's default horizon with a byoyomi.
-    const BYOYOMI_HORIZON: u64 = 30;
-
     fn budget(c: &Clock) -> TimeBudget {
-        allocate_time(Some(c), None, Side::First, 10, BYOYOMI_HORIZON).unwrap()
+        allocate_time(Some(c), None, Side::First, 10, Horizons::default()).unwrap()
     }
 
     #[test]
     fn no_clock_and_no_movetime_is_unlimited() {
         assert_eq!(
-            allocate_time(None, None, Side::First, 10, BYOYOMI_HORIZON),
+            allocate_time(None, None, Side::First, 10, Horizons::default()),
             None
         );
     }
 
     #[test]
     fn movetime_uses_everything_but_the_overhead() {
-        let b = allocate_time(None, Some(1000), Side::Second, 10, BYOYOMI_HORIZON).unwrap();
+        let b = allocate_time(None, Some(1000), Side::Second, 10, Horizons::default()).unwrap();
         assert_eq!(
             b,
             TimeBudget {
@@ -235,7 +250,7 @@ mod tests {
                 hard_ms: 990
             }
         );
-        let tiny = allocate_time(None, Some(5), Side::Second, 10, BYOYOMI_HORIZON).unwrap();
+        let tiny = allocate_time(None, Some(5), Side::Second, 10, Horizons::default()).unwrap();
         assert_eq!(tiny.hard_ms, 1, "never zero: depth 1 still gets done");
     }
 
@@ -309,20 +324,37 @@ mod tests {
     #[test]
     fn the_byoyomi_horizon_spreads_only_main_time_followed_by_periods() {
         let with_periods = clock(10_000, 0, None, 100);
-        let at =
-            |horizon| allocate_time(Some(&with_periods), None, Side::First, 10, horizon).unwrap();
+        let at = |byoyomi| {
+            let horizons = Horizons {
+                byoyomi,
+                ..Horizons::default()
+            };
+            allocate_time(Some(&with_periods), None, Side::First, 10, horizons).unwrap()
+        };
         // 10 s over 30 or 15 moves, plus 90% of the period's usable 65 ms.
         assert_eq!(at(30).soft_ms, 10_000 / 30 + 65 * 9 / 10);
         assert_eq!(at(15).soft_ms, 10_000 / 15 + 65 * 9 / 10);
         assert!(at(15).hard_ms > at(30).hard_ms);
-        // Fischer clocks keep the sudden-death horizon whatever the byoyomi horizon says.
+        // Fischer clocks follow their own horizon, whatever the byoyomi horizon says.
         let fischer = clock(10_000, 100, None, 0);
-        let fischer_at =
-            |horizon| allocate_time(Some(&fischer), None, Side::First, 10, horizon).unwrap();
-        assert_eq!(fischer_at(15), fischer_at(30));
+        let fischer_at = |fischer_h, byoyomi| {
+            let horizons = Horizons {
+                fischer: fischer_h,
+                byoyomi,
+            };
+            allocate_time(Some(&fischer), None, Side::First, 10, horizons).unwrap()
+        };
+        assert_eq!(fischer_at(30, 15), fischer_at(30, 30));
+        let usable = 10_000 - 10 - LOW_CLOCK_RESERVE_MS;
+        assert_eq!(fischer_at(30, 30).soft_ms, usable / 30 + 75);
+        assert_eq!(fischer_at(45, 30).soft_ms, usable / 45 + 75);
         // Moves to go still bound it.
         let control = clock(10_000, 0, Some(5), 100);
-        let five = allocate_time(Some(&control), None, Side::First, 10, 15).unwrap();
+        let horizons = Horizons {
+            fischer: 30,
+            byoyomi: 15,
+        };
+        let five = allocate_time(Some(&control), None, Side::First, 10, horizons).unwrap();
         assert_eq!(five.soft_ms, 10_000 / 5 + 65 * 9 / 10);
     }
 
@@ -345,7 +377,7 @@ mod tests {
             time_ms: [None, Some(100_000)],
             ..Clock::default()
         };
-        let b = allocate_time(Some(&c), None, Side::First, 10, BYOYOMI_HORIZON).unwrap();
+        let b = allocate_time(Some(&c), None, Side::First, 10, Horizons::default()).unwrap();
         assert_eq!(b.hard_ms, 1);
     }
 
@@ -355,7 +387,7 @@ mod tests {
             move_time_ms: Some(1),
             ..Limits::default()
         };
-        let mut tm = TimeManager::new(&limits, Side::First, 0, BYOYOMI_HORIZON, true);
+        let mut tm = TimeManager::new(&limits, Side::First, 0, Horizons::default(), true);
         std::thread::sleep(std::time::Duration::from_millis(3));
         assert!(!tm.hard_expired());
         assert!(tm.update_ponder(false));
@@ -368,7 +400,7 @@ mod tests {
             move_time_ms: Some(110),
             ..Limits::default()
         };
-        let mut tm = TimeManager::new(&limits, Side::First, 10, BYOYOMI_HORIZON, false)
+        let mut tm = TimeManager::new(&limits, Side::First, 10, Horizons::default(), false)
             .with_node_clock(1000);
         std::thread::sleep(std::time::Duration::from_millis(120));
         assert!(!tm.hard_expired(), "wall time does not count");
