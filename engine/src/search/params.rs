@@ -105,7 +105,7 @@ search_params! {
     fischer_horizon: 30, 10..=60, step 2;
     /// Time: moves the main time is spread over when a byoyomi period follows it (no effect at
     /// fixed nodes, nor on Fischer clocks).
-    byoyomi_horizon: 30, 8..=60, step 2;
+    byoyomi_horizon: 45, 8..=60, step 2;
     /// Time: moves a side is expected to play in a game with byoyomi (0: not used). Main time
     /// is then spread over the moves left to that many, and never over fewer than
     /// `byoyomi_horizon`.

@@ -3,6 +3,7 @@
 //! until `ponderhit`, from which moment the budget counts as if the search had just started.
 
 use super::limits::{Clock, Limits};
+use super::params::SearchParams;
 use crate::game::Side;
 use std::time::Instant;
 
@@ -15,8 +16,6 @@ pub struct TimeBudget {
     pub hard_ms: u64,
 }
 
-/// The engine's default horizons (`SearchParams::fischer_horizon` and `byoyomi_horizon`).
-const DEFAULT_HORIZON: u64 = 30;
 /// Largest share of the remaining main time one move may take (per mille).
 const MAX_SHARE_PERMILLE: u64 = 800;
 /// A byoyomi period is lost whole if the move arrives late, so beyond the move overhead a
@@ -40,10 +39,12 @@ pub struct Horizons {
 }
 
 impl Default for Horizons {
+    /// The engine's: `SearchParams::default()`'s horizons.
     fn default() -> Self {
+        let params = SearchParams::default();
         Self {
-            fischer: DEFAULT_HORIZON,
-            byoyomi: DEFAULT_HORIZON,
+            fischer: params.fischer_horizon.max(1) as u64,
+            byoyomi: byoyomi_horizon(params.byoyomi_horizon, params.byoyomi_game_moves, 0),
         }
     }
 }
