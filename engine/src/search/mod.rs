@@ -231,14 +231,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             limits,
             root.side_to_move(),
             options.move_overhead_ms,
-            time::Horizons {
-                fischer: self.params.fischer_horizon.max(1) as u64,
-                byoyomi: time::byoyomi_horizon(
-                    self.params.byoyomi_horizon,
-                    self.params.byoyomi_game_moves,
-                    history.len() / 2,
-                ),
-            },
+            time::Horizons::of(&self.params, history.len() / 2),
             control.pondering.load(Ordering::Relaxed),
         )
         .with_node_clock(options.nodes_per_ms);

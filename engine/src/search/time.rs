@@ -38,14 +38,24 @@ pub struct Horizons {
     pub byoyomi: u64,
 }
 
-impl Default for Horizons {
-    /// The engine's: `SearchParams::default()`'s horizons.
-    fn default() -> Self {
-        let params = SearchParams::default();
+impl Horizons {
+    /// The horizons `params` give a side that has played `moves_played` moves.
+    pub fn of(params: &SearchParams, moves_played: usize) -> Self {
         Self {
             fischer: params.fischer_horizon.max(1) as u64,
-            byoyomi: byoyomi_horizon(params.byoyomi_horizon, params.byoyomi_game_moves, 0),
+            byoyomi: byoyomi_horizon(
+                params.byoyomi_horizon,
+                params.byoyomi_game_moves,
+                moves_played,
+            ),
         }
+    }
+}
+
+impl Default for Horizons {
+    /// The engine's, at the start of a game.
+    fn default() -> Self {
+        Self::of(&SearchParams::default(), 0)
     }
 }
 
