@@ -225,6 +225,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// pawns on the board and both hands), the key of the search's correction history: static
     /// evaluations of positions that share it tend to err the same way.
     fn correction_key(&self) -> u64;
+    /// For each side, a hash of its pieces on the board other than pawns (kind and square), the
+    /// keys of the correction history's piece tables (`SearchFeatures::correction_tables`).
+    fn piece_keys(&self) -> [u64; 2];
 
     /// The outcome when the side to move has no legal move (chess: mate or stalemate; shogi:
     /// always a loss).

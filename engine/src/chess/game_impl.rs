@@ -180,6 +180,17 @@ impl Game for Position {
         )
     }
 
+    fn piece_keys(&self) -> [u64; 2] {
+        [Side::First, Side::Second].map(|side| {
+            let kind = |k| self.pieces(side, k);
+            crate::game::mix_key(
+                crate::game::mix_key(kind(PieceKind::Knight), kind(PieceKind::Bishop)),
+                crate::game::mix_key(kind(PieceKind::Rook), kind(PieceKind::Queen))
+                    ^ kind(PieceKind::King),
+            )
+        })
+    }
+
     fn null_move_allowed(&self) -> bool {
         let own = self.side_pieces(self.side);
         own & !(self.by_kind[PieceKind::Pawn.index()] | self.by_kind[PieceKind::King.index()]) != 0

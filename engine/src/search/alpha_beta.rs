@@ -165,7 +165,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let static_eval = if in_check {
             NO_EVAL
         } else {
-            self.corrected(pos, raw_eval, features.correction_history)
+            self.corrected(pos, ply, raw_eval, &features)
         };
         let mut eval = static_eval;
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
@@ -742,8 +742,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 Bound::Upper => best < static_eval,
             }
         {
+            let blend = features.correction_tables;
+            let keys = self.correction_keys(pos, ply, blend);
             self.correction
-                .update(side, pos.correction_key(), depth, best - raw_eval);
+                .update(side, &keys, depth, best - raw_eval, blend);
         }
         if !(excluded.is_some() || root && self.pv_index > 0) {
             shared.tt.store(

@@ -1,9 +1,11 @@
 //! Correction history: how far the static evaluation of positions with the same slow-changing
 //! structure (`Game::correction_key`: chess pawns, shogi pawns and hands) has erred from the
 //! search results below them, learned per side to move and added to later static evaluations.
-//! One fixed-size table per search thread; never allocated during search.
+//! With `SearchFeatures::correction_tables` three more keys learn the same error: each side's
+//! pieces other than pawns (`Game::piece_keys`) and the last two moves, and the correction is
+//! their weighted blend. Fixed-size tables per search thread; never allocated during search.
 
-use crate::game::Side;
+use crate::game::{mix_key, Side};
 
 /// Entries per side (a power of two: the key's low bits index it).
 const ENTRIES: usize = 16_384;
@@ -15,42 +17,96 @@ const MAX_CORRECTION: i32 = 128;
 const WEIGHT_SCALE: i32 = 256;
 const MAX_WEIGHT: i32 = 16;
 
+/// The tables of the blend (`correction_tables`): structure, first side's pieces, second
+/// side's pieces, last two moves.
+const TABLES: usize = 4;
+/// Each table's weight in the blend, out of `BLEND_SCALE`: the structure key alone is the
+/// plain correction; the blend weighs it most and sums to a little more than one, as tables
+/// that agree should move the evaluation further than one alone.
+const BLEND: [i32; TABLES] = [3, 2, 2, 2];
+const BLEND_SCALE: i32 = 8;
+
+/// The keys a position's correction is looked up by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CorrectionKeys {
+    /// `Game::correction_key`.
+    pub structure: u64,
+    /// `Game::piece_keys`.
+    pub pieces: [u64; 2],
+    /// A key of the last two moves ((piece, to) one and two plies back).
+    pub moves: u64,
+}
+
+impl CorrectionKeys {
+    /// The key of the moves one and two plies back (`None`: none there, or a null move).
+    pub fn of_moves(last: Option<usize>, before: Option<usize>) -> u64 {
+        let code = |p: Option<usize>| p.map_or(0, |p| p as u64 + 1);
+        mix_key(code(last), code(before))
+    }
+
+    fn key(&self, table: usize) -> u64 {
+        match table {
+            0 => self.structure,
+            1 => self.pieces[0],
+            2 => self.pieces[1],
+            _ => self.moves,
+        }
+    }
+}
+
 pub struct CorrectionHistory {
-    /// `[side][key % ENTRIES]`: the running weighted mean of (search result − raw eval).
+    /// `[table][side][key % ENTRIES]`: the running weighted mean of (search result − raw eval).
     table: Vec<i32>,
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
         Self {
-            table: vec![0; 2 * ENTRIES],
+            table: vec![0; TABLES * 2 * ENTRIES],
         }
     }
 }
 
 impl CorrectionHistory {
-    fn index(side: Side, key: u64) -> usize {
-        side.index() * ENTRIES + (key as usize & (ENTRIES - 1))
+    fn index(table: usize, side: Side, key: u64) -> usize {
+        (table * 2 + side.index()) * ENTRIES + (key as usize & (ENTRIES - 1))
     }
 
     pub fn clear(&mut self) {
         self.table.fill(0);
     }
 
-    /// The correction (centipawns) to add to a raw static evaluation.
+    /// The correction (centipawns) to add to a raw static evaluation: the structure table's
+    /// alone, or with `blend` the weighted blend of all tables.
     #[inline]
-    pub fn correction(&self, side: Side, key: u64) -> i32 {
-        self.table[Self::index(side, key)] / GRAIN
+    pub fn correction(&self, side: Side, keys: &CorrectionKeys, blend: bool) -> i32 {
+        if !blend {
+            return self.table[Self::index(0, side, keys.structure)] / GRAIN;
+        }
+        let sum: i32 = (0..TABLES)
+            .map(|t| BLEND[t] * self.table[Self::index(t, side, keys.key(t))])
+            .sum();
+        sum / (BLEND_SCALE * GRAIN)
     }
 
-    /// Moves the entry toward `error` (search result − raw static eval, centipawns), by more
-    /// for deeper searches.
-    pub fn update(&mut self, side: Side, key: u64, depth: i32, error: i32) {
-        let entry = &mut self.table[Self::index(side, key)];
+    /// Moves the entries toward `error` (search result − raw static eval, centipawns), by more
+    /// for deeper searches: the structure table's alone, or with `blend` every table's.
+    pub fn update(
+        &mut self,
+        side: Side,
+        keys: &CorrectionKeys,
+        depth: i32,
+        error: i32,
+        blend: bool,
+    ) {
         let weight = (depth + 1).clamp(1, MAX_WEIGHT);
         let target = error.clamp(-MAX_CORRECTION, MAX_CORRECTION) * GRAIN;
-        let updated = (*entry * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
-        *entry = updated.clamp(-MAX_CORRECTION * GRAIN, MAX_CORRECTION * GRAIN);
+        let tables = if blend { TABLES } else { 1 };
+        for t in 0..tables {
+            let entry = &mut self.table[Self::index(t, side, keys.key(t))];
+            let updated = (*entry * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
+            *entry = updated.clamp(-MAX_CORRECTION * GRAIN, MAX_CORRECTION * GRAIN);
+        }
     }
 }
 
@@ -58,22 +114,65 @@ impl CorrectionHistory {
 mod tests {
     use super::*;
 
+    fn keys(structure: u64) -> CorrectionKeys {
+        CorrectionKeys {
+            structure,
+            pieces: [structure + 100, structure + 200],
+            moves: CorrectionKeys::of_moves(Some(structure as usize), None),
+        }
+    }
+
     #[test]
     fn entries_learn_the_mean_error_within_bounds() {
         let mut h = CorrectionHistory::default();
-        assert_eq!(h.correction(Side::First, 7), 0);
+        assert_eq!(h.correction(Side::First, &keys(7), false), 0);
         for _ in 0..200 {
-            h.update(Side::First, 7, 8, 40);
+            h.update(Side::First, &keys(7), 8, 40, false);
         }
-        assert!((38..=40).contains(&h.correction(Side::First, 7)));
+        assert!((38..=40).contains(&h.correction(Side::First, &keys(7), false)));
         // Other sides and keys are untouched; huge errors are capped.
-        assert_eq!(h.correction(Side::Second, 7), 0);
-        assert_eq!(h.correction(Side::First, 8), 0);
+        assert_eq!(h.correction(Side::Second, &keys(7), false), 0);
+        assert_eq!(h.correction(Side::First, &keys(8), false), 0);
         for _ in 0..500 {
-            h.update(Side::Second, 9, 20, -10_000);
+            h.update(Side::Second, &keys(9), 20, -10_000, false);
         }
-        assert!((-MAX_CORRECTION..=-MAX_CORRECTION + 2).contains(&h.correction(Side::Second, 9)));
+        let capped = h.correction(Side::Second, &keys(9), false);
+        assert!((-MAX_CORRECTION..=-MAX_CORRECTION + 2).contains(&capped));
         h.clear();
-        assert_eq!(h.correction(Side::Second, 9), 0);
+        assert_eq!(h.correction(Side::Second, &keys(9), false), 0);
+    }
+
+    #[test]
+    fn the_blend_weighs_every_table_and_only_the_blend_updates_the_others() {
+        let mut h = CorrectionHistory::default();
+        // The plain update teaches the structure table only: the blend sees 3/8 of it.
+        for _ in 0..200 {
+            h.update(Side::First, &keys(7), 8, 80, false);
+        }
+        let plain = h.correction(Side::First, &keys(7), false);
+        assert!((78..=80).contains(&plain));
+        assert!((28..=30).contains(&h.correction(Side::First, &keys(7), true)));
+        // A blended update teaches all four: the blend reaches 9/8 of the error.
+        h.clear();
+        for _ in 0..200 {
+            h.update(Side::First, &keys(7), 8, 80, true);
+        }
+        assert!((87..=90).contains(&h.correction(Side::First, &keys(7), true)));
+        // A position sharing only the move key sees that table's part (2/8).
+        let other = CorrectionKeys {
+            structure: 1_000,
+            pieces: [2_000, 3_000],
+            moves: keys(7).moves,
+        };
+        assert!((18..=20).contains(&h.correction(Side::First, &other, true)));
+        assert_eq!(h.correction(Side::First, &other, false), 0);
+    }
+
+    #[test]
+    fn move_keys_tell_the_order_and_absence_of_moves_apart() {
+        let k = CorrectionKeys::of_moves;
+        assert_ne!(k(Some(1), Some(2)), k(Some(2), Some(1)));
+        assert_ne!(k(None, Some(0)), k(Some(0), None));
+        assert_ne!(k(None, None), k(Some(0), Some(0)));
     }
 }

@@ -22,6 +22,9 @@ pub struct SearchFeatures {
     /// Static evaluations are corrected by what searches found below positions with the same
     /// structure (`correction::CorrectionHistory`).
     pub correction_history: bool,
+    /// The correction history also keys each side's pieces other than pawns and the last two
+    /// moves, and corrects by the blend of its tables (with `correction_history`).
+    pub correction_tables: bool,
     /// Reverse futility returns halfway between the evaluation and beta ("fail firm") instead
     /// of the evaluation itself.
     pub fail_firm_rfp: bool,
@@ -93,6 +96,7 @@ impl Default for SearchFeatures {
             lazy_quiet_scoring: true,
             table_move_first: true,
             correction_history: false,
+            correction_tables: false,
             fail_firm_rfp: false,
             history_pruning: false,
             double_extensions: false,
@@ -120,7 +124,7 @@ impl Default for SearchFeatures {
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 29] = [
+    pub const NAMES: [&'static str; 30] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -150,6 +154,7 @@ impl SearchFeatures {
         "check_pruning",
         "check_lmr",
         "continuation_ply4",
+        "correction_tables",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -183,6 +188,7 @@ impl SearchFeatures {
             "check_pruning" => &mut self.check_pruning,
             "check_lmr" => &mut self.check_lmr,
             "continuation_ply4" => &mut self.continuation_ply4,
+            "correction_tables" => &mut self.correction_tables,
             _ => return None,
         })
     }

@@ -78,7 +78,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 Some(e) => e.static_eval,
                 None => self.evaluate(pos),
             };
-            static_eval = self.corrected(pos, raw_eval, shared.features.correction_history);
+            static_eval = self.corrected(pos, ply, raw_eval, &shared.features);
             best = static_eval;
             if let (Some(e), Some(v)) = (tt_entry, tt_value) {
                 let sharper = match e.bound {

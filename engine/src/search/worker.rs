@@ -3,7 +3,7 @@
 //! at construction; the node recursion allocates nothing. Lazy SMP runs several workers on one
 //! shared table; the main one reports progress and watches the clock.
 
-use super::correction::CorrectionHistory;
+use super::correction::{CorrectionHistory, CorrectionKeys};
 use super::features::SearchFeatures;
 use super::history::{ContinuationKeys, HistoryTables, PieceTo};
 use super::params::SearchParams;
@@ -502,15 +502,39 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// A raw static evaluation corrected by the correction history (when enabled).
-    pub(super) fn corrected(&self, pos: &G, raw: i32, enabled: bool) -> i32 {
-        if !enabled {
+    /// A raw static evaluation at `ply` corrected by the correction history (when enabled).
+    pub(super) fn corrected(
+        &self,
+        pos: &G,
+        ply: usize,
+        raw: i32,
+        features: &SearchFeatures,
+    ) -> i32 {
+        if !features.correction_history {
             return raw;
         }
-        let correction = self
-            .correction
-            .correction(pos.side_to_move(), pos.correction_key());
+        let keys = self.correction_keys(pos, ply, features.correction_tables);
+        let correction =
+            self.correction
+                .correction(pos.side_to_move(), &keys, features.correction_tables);
         (raw + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// The correction history's keys of `pos` at `ply` (only the structure key unless `all`).
+    pub(super) fn correction_keys(&self, pos: &G, ply: usize, all: bool) -> CorrectionKeys {
+        if !all {
+            return CorrectionKeys {
+                structure: pos.correction_key(),
+                pieces: [0; 2],
+                moves: 0,
+            };
+        }
+        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.stack[p].piece_to);
+        CorrectionKeys {
+            structure: pos.correction_key(),
+            pieces: pos.piece_keys(),
+            moves: CorrectionKeys::of_moves(back(1), back(2)),
+        }
     }
 
     /// The continuation keys of a node at `ply`: the moves one and two plies back, and four

@@ -178,6 +178,36 @@ impl Game for Position {
         )
     }
 
+    fn piece_keys(&self) -> [u64; 2] {
+        [Side::First, Side::Second].map(|side| {
+            let board = self.pieces_of(side).0 & !self.pieces(side, PieceKind::Pawn).0;
+            let ranging = [
+                PieceKind::Bishop,
+                PieceKind::Rook,
+                PieceKind::Horse,
+                PieceKind::Dragon,
+                PieceKind::King,
+            ]
+            .iter()
+            .fold(0u128, |acc, &k| acc | self.pieces(side, k).0);
+            let golds = [
+                PieceKind::Gold,
+                PieceKind::ProPawn,
+                PieceKind::ProLance,
+                PieceKind::ProKnight,
+                PieceKind::ProSilver,
+            ]
+            .iter()
+            .fold(0u128, |acc, &k| acc | self.pieces(side, k).0);
+            crate::game::mix_key(
+                board as u64 ^ (ranging as u64).rotate_left(21) ^ (golds as u64).rotate_left(42),
+                (board >> 64) as u64
+                    ^ ((ranging >> 64) as u64).rotate_left(21)
+                    ^ ((golds >> 64) as u64).rotate_left(42),
+            )
+        })
+    }
+
     fn null_move_allowed(&self) -> bool {
         self.checkers().is_empty()
     }

@@ -217,6 +217,10 @@ impl Game for TicTacToe {
         0
     }
 
+    fn piece_keys(&self) -> [u64; 2] {
+        [0; 2]
+    }
+
     fn null_move_allowed(&self) -> bool {
         false
     }
