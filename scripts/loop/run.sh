@@ -17,7 +17,9 @@
 # from 40 to 80, so the shogi loop runs with SUPERBATCHES=80; see docs/measurements.md),
 # MATCH_PAIRS (1500: 400 left a +26.1 ± 20.0 chess net undecided at LLR 2.06) / MATCH_NODES / SPRT
 # for the promotion match (MATCH_A_NODES: the new net's own node limit, default MATCH_NODES, for a
-# new net slower than the best, e.g. a wider one: give it the nodes it searches in the same time),
+# new net slower than the best, e.g. a wider one: give it the nodes it searches in the same time;
+# `auto` measures that with `sente bench`, see node_odds.sh, and keeps it in the attempt's
+# node-odds.txt),
 # MAX_GEN to stop after a generation, MAX_ATTEMPTS to stop when a generation has been rejected
 # that many times (a bounded run: a cluster job's slot, a test), RESCORE_POSITIONS (0: off) /
 # RESCORE_NODES (1000) for rescoring: after each promotion, before the next generation's first
@@ -27,7 +29,7 @@
 # new generation and their sources are retired to pool/retired/ (a chess gen-7 file rescored by
 # gen 10 trained +23.7 ± 15.6 over its old labels, see docs/retraining.md).
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+ROOT="${SENTE_LOOP_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 SENTE_DATA="${SENTE_DATA:-$HOME/sente-data}"
 BIN="$SENTE_DATA/bin"
 
@@ -42,6 +44,14 @@ if [ "${1:-}" = install ]; then
 fi
 
 GAME="${GAME:?set GAME=chess or GAME=shogi}"
+# bash reads a script as it runs it, so an edit or checkout of the repository would change a loop
+# under way mid-command: the loop runs from a private copy of scripts/loop, removed when it ends.
+if [ -z "${SENTE_LOOP_COPY:-}" ]; then
+    COPY="$(mktemp -d "${TMPDIR:-/tmp}/sente-loop.XXXXXX")"
+    cp "$ROOT"/scripts/loop/*.sh "$COPY/"
+    SENTE_LOOP_COPY="$COPY" SENTE_LOOP_ROOT="$ROOT" exec bash "$COPY/run.sh" "$@"
+fi
+trap 'rm -rf "$SENTE_LOOP_COPY"' EXIT
 NODES="${NODES:-1250}"
 POSITIONS="${POSITIONS:-3000000}"
 GEN_THREADS="${GEN_THREADS:-1}"
@@ -67,7 +77,9 @@ cd "$SENTE_DATA"
 mkdir -p "$GAME/runs" "$GAME/nets"
 log() { echo "$(date -u '+%F %T') $GAME: $*"; }
 # shellcheck source=match_summary.sh
-source "$ROOT/scripts/loop/match_summary.sh"
+source "$SENTE_LOOP_COPY/match_summary.sh"
+# shellcheck source=node_odds.sh
+source "$SENTE_LOOP_COPY/node_odds.sh"
 
 # The current best: "<generation> <net path relative to $SENTE_DATA>", seeded on the first start
 # from the repo's embedded default, whose generation is the number of the game's promotions in
@@ -214,15 +226,34 @@ while true; do
         touch "$W/trained"
     fi
 
+    A_NODES="$MATCH_A_NODES"
+    if [ "$A_NODES" = auto ]; then
+        if [ ! -f "$W/node-odds.txt" ] && [ ! -f "$W/match.txt" ]; then
+            if node_odds "$BIN/sente" "$GAME" "$NET" "$BEST" "$MATCH_NODES" > "$W/node-odds.tmp"; then
+                mv "$W/node-odds.tmp" "$W/node-odds.txt"
+            else
+                log "gen $GEN attempt $A: the speed measurement failed; equal nodes"
+                echo "$MATCH_NODES 1.000" > "$W/node-odds.txt"
+            fi
+        fi
+        A_NODES="$MATCH_NODES"
+        RATIO=1.000
+        [ -f "$W/node-odds.txt" ] && read -r A_NODES RATIO < "$W/node-odds.txt"
+        log "gen $GEN attempt $A: node odds $A_NODES against $MATCH_NODES (speed ratio $RATIO)"
+    fi
     if [ ! -f "$W/match.txt" ]; then
         log "gen $GEN attempt $A: SPRT [$SPRT] of $NET against $BEST"
         "$BIN/datagen" match --game "$GAME" --a "$NET" --b "$BEST" --pairs "$MATCH_PAIRS" \
-            --nodes "$MATCH_NODES" --a-nodes "$MATCH_A_NODES" --threads "$THREADS" \
+            --nodes "$MATCH_NODES" --a-nodes "$A_NODES" --threads "$THREADS" \
             --seed "$((SEED + 1000))" --sprt="$SPRT" \
             > "$W/match.tmp" 2>&1
         mv "$W/match.tmp" "$W/match.txt"
     fi
-    RESULT="$(match_summary "$W/match.txt" "$SPRT")"
+    ODDS=""
+    if [ "$A_NODES" != "$MATCH_NODES" ]; then
+        ODDS=", $A_NODES against $MATCH_NODES nodes"
+    fi
+    RESULT="$(match_summary "$W/match.txt" "$SPRT")$ODDS"
     log "gen $GEN attempt $A: $RESULT"
 
     if grep -q "AcceptH1" "$W/match.txt"; then

@@ -8,6 +8,7 @@ RESCORE_POSITIONS through a promotion into the next generation, which starts by 
 pool's stale files."""
 
 import os
+from pathlib import Path
 import re
 import subprocess
 
@@ -177,3 +178,51 @@ def test_loop_rescores_stale_pool_files_after_a_promotion_and_resumes(tmp_path):
     assert (pool / "retired" / "retired.tsv").read_text().splitlines() == retired_rows
     assert pool_runs(tmp_path, "chess")[:4] == after and len(pool_runs(tmp_path, "chess")) == 5
     assert f"gen {gen + 1} attempt 2: training on 5 data files" in log, log
+
+
+NODE_ODDS = ROOT / "scripts" / "loop" / "node_odds.sh"
+
+
+def node_odds(*args, speeds=None):
+    """Runs node_odds; with `speeds` ({net path: [nodes per second, ...]}) a stand-in for
+    node_odds_speed hands out those speeds, one per call, instead of running the bench."""
+    fake = ""
+    if speeds:
+        for net, values in speeds.items():
+            Path(f"{net}.speeds").write_text("".join(f"{v}\n" for v in values))
+        fake = 'node_odds_speed() { head -1 "$3.speeds"; sed -i 1d "$3.speeds"; }; '
+    script = f'source "{NODE_ODDS}"; {fake}node_odds "$@"'
+    done = subprocess.run(["bash", "-c", script, "node_odds", *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    nodes, ratio = done.stdout.split()
+    return int(nodes), float(ratio)
+
+
+def test_node_odds_scale_the_new_nets_nodes_by_its_measured_speed(tmp_path):
+    """MATCH_A_NODES=auto (scripts/loop/node_odds.sh): nets of one size play at equal nodes without
+    a measurement; otherwise the median of the alternated per-round speed ratios scales the
+    nodes, within a quarter to four times them. Stand-in speeds check the arithmetic; the real
+    binary on two shipped chess nets of different widths checks that a real measurement (nodes per
+    CPU second of `sente bench`) yields a usable count."""
+    small, wide, same = tmp_path / "small.nnue", tmp_path / "wide.nnue", tmp_path / "same.nnue"
+    small.write_bytes(b"s" * 100)
+    wide.write_bytes(b"w" * 200)
+    same.write_bytes(b"x" * 100)
+    assert node_odds(tmp_path / "no-such-sente", "chess", same, small, 5000) == (5000, 1.0)
+    # Ratios 0.5, 0.1, 0.6: the median 0.5 halves the nodes.
+    speeds = {wide: [500_000, 100_000, 600_000], small: [1_000_000] * 3}
+    assert node_odds("sente", "chess", wide, small, 5000, 3, speeds=speeds) == (2500, 0.5)
+    # Two rounds: the mean of the middle pair.
+    speeds = {wide: [500_000, 700_000], small: [1_000_000] * 2}
+    assert node_odds("sente", "chess", wide, small, 5000, 2, speeds=speeds) == (3000, 0.6)
+    speeds = {wide: [900_000], small: [100_000]}
+    assert node_odds("sente", "chess", wide, small, 5000, 1, speeds=speeds) == (20000, 4.0), "capped"
+
+    subprocess.run(["bash", str(RUN), "install"], env={**os.environ, "SENTE_DATA": str(tmp_path)},
+                   check=True, capture_output=True, timeout=170)
+    nets = ROOT / "nets"
+    wide_net, narrow_net = nets / "chess-42885e0d53c3.nnue", nets / "chess-27fc6585f208.nnue"
+    assert wide_net.stat().st_size > narrow_net.stat().st_size
+    nodes, ratio = node_odds(tmp_path / "bin" / "sente", "chess", wide_net, narrow_net, 5000, 1)
+    assert 0.25 <= ratio <= 4 and abs(nodes - 5000 * ratio) <= 3, (nodes, ratio)
