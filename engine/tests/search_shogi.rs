@@ -3,10 +3,10 @@
 
 mod search_support;
 
-use search_support::{assert_pv_legal, depth, search_root as run};
+use search_support::{assert_pv_legal, depth, search_infos, search_root as run};
 use sente::game::Game;
 use sente::movelist::MoveList;
-use sente::search::{Clock, Limits, Score, SearchFeatures, Searcher};
+use sente::search::{Clock, Limits, Score, SearchFeatures, SearchOptions, Searcher};
 use sente::shogi::{ClassicalEval, EnteringKingRule, Position, ShogiRules};
 use std::time::Instant;
 
@@ -117,6 +117,53 @@ fn depth_one_is_cut_short_once_a_root_move_is_searched() {
         short.nodes,
         full.nodes
     );
+}
+
+/// Depth 1 finishes its first root move whatever the node limit, but not past the clock: in this
+/// position (from self-play) depth 1 takes about two million nodes, mostly in quiescence's check
+/// evasions (drops between ranging pieces and the king). On a 1,000 nodes/ms node clock with 0.1 s
+/// byoyomi and no main time, the search stops at its hard bound (the period less its reserve and
+/// the move overhead) and plays a legal move. (Before, the first root move alone ran 1,157,889
+/// nodes: a loss on time.) `qs_evasion_pruning` cuts the explosion down.
+#[test]
+fn the_clock_ends_even_the_first_root_move_of_depth_one() {
+    let root = pos("1n6k/4R1+B1g/2s6/l8/5PP1K/5Sb2/+p+p+p+p+p+pN2/3G5/LN3r2+p b 2GLP2snl8p 147");
+    let mut s = Searcher::new(ClassicalEval::default());
+    let limits = Limits {
+        clock: Some(Clock {
+            time_ms: [Some(0), Some(0)],
+            inc_ms: [0, 0],
+            moves_to_go: None,
+            byoyomi_ms: [100, 100],
+        }),
+        ..Limits::default()
+    };
+    let options = SearchOptions {
+        nodes_per_ms: 1000,
+        ..SearchOptions::default()
+    };
+    let (result, _) = search_infos(&mut s, &root, &[], &limits, &options);
+    assert!(result.best.is_some_and(|m| root.is_legal_move(m)));
+    // 100 ms less a quarter (25 ms) and the 10 ms overhead: 65 ms, checked every 256 nodes.
+    assert!(
+        result.nodes <= 65_000 + 256,
+        "{} nodes on a 65,000-node hard bound",
+        result.nodes
+    );
+    // Without a clock depth 1 runs to its end.
+    let (full, _) = run(&mut s, &root, &depth(1));
+    assert!(full.nodes > 1_000_000, "{} nodes", full.nodes);
+    // Two quiet evasions once a line escapes mate: under a third of the nodes (598,948; chains
+    // of checking captures remain).
+    s.set_features(
+        SearchFeatures::default()
+            .with_changes("qs_evasion_pruning=on")
+            .unwrap(),
+    );
+    s.clear();
+    let (pruned, _) = run(&mut s, &root, &depth(1));
+    assert!(pruned.best.is_some_and(|m| root.is_legal_move(m)));
+    assert!(pruned.nodes * 3 < full.nodes, "{} nodes", pruned.nodes);
 }
 
 /// Searching the table move before the other moves are generated is only faster: with the switch

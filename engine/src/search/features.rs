@@ -25,6 +25,9 @@ pub struct SearchFeatures {
     /// The correction history also keys each side's pieces other than pawns and the last two
     /// moves, and corrects by the blend of its tables (with `correction_history`).
     pub correction_tables: bool,
+    /// Quiescence in check searches every capture but only two quiet evasions once a line
+    /// escapes mate (in shogi, drops between a ranging checker and the king multiply).
+    pub qs_evasion_pruning: bool,
     /// Reverse futility returns halfway between the evaluation and beta ("fail firm") instead
     /// of the evaluation itself.
     pub fail_firm_rfp: bool,
@@ -97,6 +100,7 @@ impl Default for SearchFeatures {
             table_move_first: true,
             correction_history: false,
             correction_tables: false,
+            qs_evasion_pruning: false,
             fail_firm_rfp: false,
             history_pruning: false,
             double_extensions: false,
@@ -124,7 +128,7 @@ impl Default for SearchFeatures {
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 30] = [
+    pub const NAMES: [&'static str; 31] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -155,6 +159,7 @@ impl SearchFeatures {
         "check_lmr",
         "continuation_ply4",
         "correction_tables",
+        "qs_evasion_pruning",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -189,6 +194,7 @@ impl SearchFeatures {
             "check_lmr" => &mut self.check_lmr,
             "continuation_ply4" => &mut self.continuation_ply4,
             "correction_tables" => &mut self.correction_tables,
+            "qs_evasion_pruning" => &mut self.qs_evasion_pruning,
             _ => return None,
         })
     }

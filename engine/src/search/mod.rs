@@ -291,6 +291,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             tt: &self.tt,
             control,
             abort: AtomicBool::new(false),
+            out_of_time: AtomicBool::new(false),
             nodes: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
             node_limit,
             depth_limit: depth_limit.min(i32::MAX as u32) as i32,

@@ -95,11 +95,11 @@ search_params! {
     /// Probcut: captures that beat beta by this in a reduced search cut the node.
     probcut_margin: 200, 80..=400, step 15;
     /// History bonus of a cutoff at depth d: `min(quadratic·d² + linear·d, max)`.
-    history_quadratic: 16, 4..=32, step 2;
+    history_quadratic: 16, 4..=96, step 2;
     /// History bonus: linear term.
-    history_linear: 32, 0..=128, step 8;
+    history_linear: 32, 0..=384, step 8;
     /// History bonus: the largest bonus.
-    history_max: 1600, 800..=3200, step 100;
+    history_max: 1600, 800..=9600, step 100;
     /// Time: moves the main time is spread over on a sudden-death or increment clock (no effect
     /// at fixed nodes).
     fischer_horizon: 30, 10..=60, step 2;

@@ -5,11 +5,14 @@
 use super::alpha_beta::bound_allows_cutoff;
 use super::ordering::{pick_best, score_noisy_first};
 use super::tt::Bound;
-use super::value::{from_tt, is_mate_value, outcome_value, to_tt, INFINITE, MAX_PLY};
+use super::value::{from_tt, is_mate_value, outcome_value, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::worker::{MainThreadContext, SharedSearch, Worker, NO_EVAL};
 use crate::eval::Evaluator;
 use crate::game::{Game, GameMove};
 use crate::movelist::MoveList;
+
+/// Quiet evasions searched in check once a line escapes mate (`qs_evasion_pruning`).
+const QS_QUIET_EVASIONS: usize = 2;
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     /// Quiescence: captures and promotions (all evasions when in check) until the position is
@@ -122,8 +125,20 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
 
         let original_alpha = alpha;
         let mut best_move = G::Move::NONE;
+        let mut quiet_evasions = 0;
         for i in 0..len {
             let (m, _) = pick_best(moves.as_mut_slice(), &mut self.scores[base..base + len], i);
+            if in_check && pos.is_quiet(m) {
+                // Once a line escapes mate, two quiet evasions (moves, interpositions, drops)
+                // are enough: the rest rarely change the result and can multiply without end.
+                if shared.features.qs_evasion_pruning
+                    && best > -MATE_BOUND
+                    && quiet_evasions >= QS_QUIET_EVASIONS
+                {
+                    continue;
+                }
+                quiet_evasions += 1;
+            }
             if !in_check {
                 if static_eval + pos.noisy_gain(m) + shared.params.qs_futility <= alpha
                     && !pos.gives_check(m)

@@ -34,6 +34,9 @@ pub struct SharedSearch<'a> {
     pub control: &'a SearchControl,
     /// Set by the main thread when the search must end (limits, stop).
     pub abort: AtomicBool,
+    /// Set by the main thread when the clock's hard bound has passed: this ends even the first
+    /// root move of depth 1, which `abort` alone does not.
+    pub out_of_time: AtomicBool,
     /// Each thread's node count, published every `CHECK_INTERVAL` nodes.
     pub nodes: Vec<AtomicU64>,
     pub node_limit: Option<u64>,
@@ -454,7 +457,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     }
 
     /// Whether the search must unwind now. Depth 1 runs until its first root move is searched, so
-    /// a move is always ready; after that the clock, `stop` and node limits apply at any depth.
+    /// a searched move is always ready, whatever `stop` or the node limit say; only the clock's
+    /// hard bound ends it sooner (a rare position whose first root move explodes in quiescence
+    /// would otherwise lose on time: the move played is then the first root move, unsearched).
+    /// After that the clock, `stop` and node limits apply at any depth.
     pub(super) fn should_stop(
         &mut self,
         shared: &SharedSearch,
@@ -464,7 +470,22 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             return true;
         }
         if self.root_depth <= 1 && !self.root_move_searched {
-            return false;
+            if self.nodes & (CHECK_INTERVAL - 1) == 0 {
+                self.publish_nodes(shared);
+                if let Some(main) = main.as_deref_mut() {
+                    main.time
+                        .update_ponder(shared.control.pondering.load(Ordering::Relaxed));
+                    main.time.observe_nodes(shared.total_nodes());
+                    if main.time.hard_expired() {
+                        shared.out_of_time.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            if shared.out_of_time.load(Ordering::Relaxed) {
+                shared.abort.store(true, Ordering::Relaxed);
+                self.stopped = true;
+            }
+            return self.stopped;
         }
         if let Some(limit) = shared.node_limit {
             let total = if shared.nodes.len() == 1 {
@@ -486,6 +507,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     .update_ponder(shared.control.pondering.load(Ordering::Relaxed));
                 main.time.observe_nodes(shared.total_nodes());
                 if main.time.hard_expired() {
+                    shared.out_of_time.store(true, Ordering::Relaxed);
                     shared.abort.store(true, Ordering::Relaxed);
                 }
             }
