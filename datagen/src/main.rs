@@ -394,19 +394,19 @@ fn main() -> Result<()> {
             result,
         } => {
             let shard = shard.unwrap_or(Shard::WHOLE);
-            let search = [&a_search, &b_search].map(|changes| {
+            // Checked here (names and ranges are the same in every game); applied to the
+            // game's own defaults in `match_for`.
+            for changes in [&a_search, &b_search] {
                 SearchFeatures::default()
                     .with_changes(changes)
-                    .map_err(anyhow::Error::msg)
-            });
-            let [a_features, b_features] = search;
-            let params = [&a_params, &b_params].map(|changes| {
+                    .map_err(anyhow::Error::msg)?;
+            }
+            for changes in [&a_params, &b_params] {
                 SearchParams::default()
                     .with_changes(changes)
-                    .map_err(anyhow::Error::msg)
-            });
-            let [a_params, b_params] = params;
-            let search = [(a_features?, a_params?), (b_features?, b_params?)];
+                    .map_err(anyhow::Error::msg)?;
+            }
+            let search = [[a_search, a_params], [b_search, b_params]];
             let openings = OpeningSettings {
                 seed,
                 random_plies,
@@ -532,7 +532,7 @@ struct MatchSplit {
 
 fn match_for<G: DatagenGame>(
     [a, b]: &[String; 2],
-    search: [(SearchFeatures, SearchParams); 2],
+    search: [[String; 2]; 2],
     limits: &MoveLimits,
     book: Option<PathBuf>,
     openings: &OpeningSettings,
@@ -551,34 +551,47 @@ fn match_for<G: DatagenGame>(
         bail!("--threads must be at least 1");
     }
     let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
-    let player =
-        |name: &str, nodes: u64, (features, params): (SearchFeatures, SearchParams)| -> Result<_> {
-            let eval = G::load_eval(name)?;
-            let mut player = match limits.tc {
-                Some(tc) => {
-                    let mut player = PlayerConfig::with_time_control(name, eval, tc);
-                    player.options.move_overhead_ms = limits.move_overhead_ms;
-                    player.options.nodes_per_ms = limits.nodes_per_ms;
-                    player
-                }
-                None => PlayerConfig::with_nodes(name, eval, nodes),
-            };
-            player.features = features;
-            player.params = params;
-            let changes: Vec<String> = [features.changes(), params.changes()]
-                .into_iter()
-                .filter(|c| !c.is_empty())
-                .collect();
-            if !changes.is_empty() {
-                player.name = format!("{name} [{}]", changes.join(","));
+    let player = |name: &str, nodes: u64, [features, params]: &[String; 2]| -> Result<_> {
+        let (base_features, base_params) = (
+            SearchFeatures::for_game::<G>(),
+            SearchParams::for_game::<G>(),
+        );
+        let features = base_features
+            .with_changes(features)
+            .map_err(anyhow::Error::msg)?;
+        let params = base_params
+            .with_changes(params)
+            .map_err(anyhow::Error::msg)?;
+        let eval = G::load_eval(name)?;
+        let mut player = match limits.tc {
+            Some(tc) => {
+                let mut player = PlayerConfig::with_time_control(name, eval, tc);
+                player.options.move_overhead_ms = limits.move_overhead_ms;
+                player.options.nodes_per_ms = limits.nodes_per_ms;
+                player
             }
-            if limits.tc.is_none() && limits.nodes[0] != limits.nodes[1] {
-                player.name = format!("{} ({nodes} nodes)", player.name);
-            }
-            Ok(player)
+            None => PlayerConfig::with_nodes(name, eval, nodes),
         };
-    let first = player(a, limits.nodes[0], search[0])?;
-    let second = player(b, limits.nodes[1], search[1])?;
+        player.features = features;
+        player.params = params;
+        // Named by what differs from the game's own defaults.
+        let changes: Vec<String> = [
+            features.changes_from(base_features),
+            params.changes_from(&base_params),
+        ]
+        .into_iter()
+        .filter(|c| !c.is_empty())
+        .collect();
+        if !changes.is_empty() {
+            player.name = format!("{name} [{}]", changes.join(","));
+        }
+        if limits.tc.is_none() && limits.nodes[0] != limits.nodes[1] {
+            player.name = format!("{} ({nodes} nodes)", player.name);
+        }
+        Ok(player)
+    };
+    let first = player(a, limits.nodes[0], &search[0])?;
+    let second = player(b, limits.nodes[1], &search[1])?;
     // What merged results must share: players by content (names carry search switches),
     // limits and openings.
     let setup = MatchSetup {

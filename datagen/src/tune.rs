@@ -71,7 +71,7 @@ pub fn run_spsa<G: DatagenGame>(settings: &SpsaSettings, out: &mut dyn Write) ->
     if settings.nodes == 0 || settings.threads == 0 || settings.pairs == 0 {
         bail!("--nodes, --threads and --pairs must be at least 1");
     }
-    let start = SearchParams::default()
+    let start = SearchParams::for_game::<G>()
         .with_changes(&settings.start)
         .map_err(anyhow::Error::msg)?;
     let names: Vec<&str> = settings.names.iter().map(String::as_str).collect();
@@ -146,7 +146,9 @@ pub fn run_spsa<G: DatagenGame>(settings: &SpsaSettings, out: &mut dyn Write) ->
             estimate_line(&spsa)
         )?;
     }
-    let tuned = spsa.current(start).changes();
+    let tuned = spsa
+        .current(start)
+        .changes_from(&SearchParams::for_game::<G>());
     if tuned.is_empty() {
         writeln!(
             out,

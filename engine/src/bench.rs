@@ -12,21 +12,14 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-/// The search a bench runs: its switches and numeric parameters (the engine's defaults unless
-/// changed, for a technique's or a tuned set's signature before it becomes the default).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The search a bench runs: switches and parameters changed from the game's own defaults
+/// (`SearchFeatures::for_game`, `SearchParams::for_game`), as their `with_changes` take them,
+/// for a technique's or a tuned set's signature before it becomes the default. Empty: the
+/// engine's search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BenchSearch {
-    pub features: SearchFeatures,
-    pub params: SearchParams,
-}
-
-impl From<SearchFeatures> for BenchSearch {
-    fn from(features: SearchFeatures) -> Self {
-        Self {
-            features,
-            params: SearchParams::default(),
-        }
-    }
+    pub features: String,
+    pub params: String,
 }
 
 /// Depth used when none is given: a few seconds per game.
@@ -63,13 +56,11 @@ fn bench_game(
     crate::dispatch_game!(game, G => {
         let evaluator = bench_eval::<G>(eval)?;
         writeln!(out, "evaluation: {}", evaluator.describe())?;
-        let changes = search.features.changes();
-        if !changes.is_empty() {
-            writeln!(out, "search: {changes}")?;
+        if !search.features.is_empty() {
+            writeln!(out, "search: {}", search.features)?;
         }
-        let changes = search.params.changes();
-        if !changes.is_empty() {
-            writeln!(out, "params: {changes}")?;
+        if !search.params.is_empty() {
+            writeln!(out, "params: {}", search.params)?;
         }
         bench_positions::<G, _>(texts, evaluator, depth, search, out)
     })
@@ -94,6 +85,8 @@ pub enum BenchError {
     Net(String),
     #[error("bench positions file {path}: {reason}")]
     PositionsFile { path: String, reason: String },
+    #[error("bench search changes: {0}")]
+    Search(String),
 }
 
 /// Totals of one bench run.
@@ -128,9 +121,8 @@ pub fn parse_bench_position<G: Game>(text: &str) -> Result<(G, Vec<HistoryEntry>
     Ok((pos, history))
 }
 
-/// Searches each of `texts` to `depth` with the search switches and parameters of `search`
-/// (`SearchFeatures` alone keeps the default parameters) and writes one line per position and
-/// the totals.
+/// Searches each of `texts` to `depth` with the game's search changed by `search` and writes
+/// one line per position and the totals.
 pub fn bench_positions<G: Game, E: Evaluator<G>>(
     texts: &[&str],
     evaluator: E,
@@ -152,8 +144,14 @@ pub fn bench_positions<G: Game, E: Evaluator<G>>(
     let mut searcher = Searcher::new(evaluator);
     searcher.set_hash_mb(BENCH_HASH_MB);
     searcher.set_threads(1);
-    searcher.set_features(search.features);
-    searcher.set_params(search.params);
+    let features = SearchFeatures::for_game::<G>()
+        .with_changes(&search.features)
+        .map_err(BenchError::Search)?;
+    let params = SearchParams::for_game::<G>()
+        .with_changes(&search.params)
+        .map_err(BenchError::Search)?;
+    searcher.set_features(features);
+    searcher.set_params(params);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

@@ -225,6 +225,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// pawns on the board and both hands), the key of the search's correction history: static
     /// evaluations of positions that share it tend to err the same way.
     fn correction_key(&self) -> u64;
+
+    /// The search switches this game changes from `SearchFeatures::default()`, as
+    /// `SearchFeatures::with_changes` takes them: techniques proven by SPRT in this game only.
+    const SEARCH_FEATURES: &'static str = "";
+    /// The search parameters this game changes from `SearchParams::default()`, as
+    /// `SearchParams::with_changes` takes them.
+    const SEARCH_PARAMS: &'static str = "";
     /// For each side, a hash of its pieces on the board other than pawns (kind and square), the
     /// keys of the correction history's piece tables (`SearchFeatures::correction_tables`).
     fn piece_keys(&self) -> [u64; 2];

@@ -79,21 +79,18 @@ fn main() -> ExitCode {
             search,
             params,
         }) => {
-            let features = match sente::search::SearchFeatures::default().with_changes(&search) {
-                Ok(features) => features,
-                Err(error) => {
-                    eprintln!("sente bench: {error}");
-                    return ExitCode::from(2);
-                }
+            // Names and ranges are the same in every game: checked before any search.
+            let checked = sente::search::SearchFeatures::default()
+                .with_changes(&search)
+                .and(sente::search::SearchParams::default().with_changes(&params));
+            if let Err(error) = checked {
+                eprintln!("sente bench: {error}");
+                return ExitCode::from(2);
+            }
+            let search = sente::bench::BenchSearch {
+                features: search,
+                params,
             };
-            let params = match sente::search::SearchParams::default().with_changes(&params) {
-                Ok(params) => params,
-                Err(error) => {
-                    eprintln!("sente bench: {error}");
-                    return ExitCode::from(2);
-                }
-            };
-            let search = sente::bench::BenchSearch { features, params };
             let eval = match (&net, classical) {
                 (Some(path), _) => sente::bench::BenchEval::Net(path),
                 (None, true) => sente::bench::BenchEval::Classical,
@@ -147,8 +144,10 @@ fn bench(
     let mut out = std::io::stdout().lock();
     for game in games {
         let result = match positions {
-            Some(path) => sente::bench::run_bench_file(game, path, depth, eval, search, &mut out),
-            None => sente::bench::run_bench(game, depth, eval, search, &mut out),
+            Some(path) => {
+                sente::bench::run_bench_file(game, path, depth, eval, search.clone(), &mut out)
+            }
+            None => sente::bench::run_bench(game, depth, eval, search.clone(), &mut out),
         };
         if let Err(error) = result {
             eprintln!("sente bench: {error}");

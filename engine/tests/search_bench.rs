@@ -1,8 +1,7 @@
 //! `sente bench` over the built-in chess and shogi positions: every position parses, the node
 //! total is the same on every run, and unknown games are refused with a typed error.
 
-use sente::bench::{run_bench, run_bench_file, BenchError, BenchEval};
-use sente::search::SearchFeatures;
+use sente::bench::{run_bench, run_bench_file, BenchError, BenchEval, BenchSearch};
 
 /// A classical bench of `game` at `depth` with the default search, its report written to `out`.
 fn classical_bench(game: &str, depth: u32, out: &mut Vec<u8>) -> sente::bench::BenchSummary {
@@ -10,7 +9,7 @@ fn classical_bench(game: &str, depth: u32, out: &mut Vec<u8>) -> sente::bench::B
         game,
         Some(depth),
         BenchEval::Classical,
-        SearchFeatures::default(),
+        BenchSearch::default(),
         out,
     )
     .unwrap()
@@ -41,7 +40,7 @@ fn unknown_game_is_a_typed_error() {
         "go",
         None,
         BenchEval::Classical,
-        SearchFeatures::default(),
+        BenchSearch::default(),
         &mut Vec::new(),
     )
     .unwrap_err();
@@ -61,7 +60,7 @@ fn print_full_bench() {
             game,
             depth,
             BenchEval::Classical,
-            SearchFeatures::default(),
+            BenchSearch::default(),
             &mut std::io::stdout(),
         )
         .unwrap();
@@ -76,7 +75,7 @@ fn a_missing_net_is_a_clear_bench_error() {
         "chess",
         Some(2),
         BenchEval::Net(missing),
-        SearchFeatures::default(),
+        BenchSearch::default(),
         &mut Vec::new(),
     )
     .unwrap_err();
@@ -101,7 +100,7 @@ fn a_positions_file_replaces_the_built_in_positions() {
         &file,
         Some(4),
         BenchEval::Classical,
-        SearchFeatures::default(),
+        BenchSearch::default(),
         &mut out,
     )
     .unwrap();
@@ -112,7 +111,7 @@ fn a_positions_file_replaces_the_built_in_positions() {
         &file,
         Some(4),
         BenchEval::Classical,
-        SearchFeatures::default(),
+        BenchSearch::default(),
         &mut Vec::new(),
     );
     assert_eq!(
@@ -126,7 +125,7 @@ fn a_positions_file_replaces_the_built_in_positions() {
         &shogi,
         Some(3),
         BenchEval::Classical,
-        SearchFeatures::default(),
+        BenchSearch::default(),
         &mut out,
     )
     .unwrap();
@@ -141,7 +140,7 @@ fn a_bad_positions_file_is_a_clear_bench_error() {
         missing,
         Some(2),
         BenchEval::Classical,
-        SearchFeatures::default(),
+        BenchSearch::default(),
         &mut Vec::new(),
     );
     assert!(err.unwrap_err().to_string().contains("positions.txt"));
@@ -151,7 +150,7 @@ fn a_bad_positions_file_is_a_clear_bench_error() {
         &empty,
         Some(2),
         BenchEval::Classical,
-        SearchFeatures::default(),
+        BenchSearch::default(),
         &mut Vec::new(),
     );
     assert!(err.unwrap_err().to_string().contains("no positions"));
@@ -161,7 +160,7 @@ fn a_bad_positions_file_is_a_clear_bench_error() {
         &bad,
         Some(2),
         BenchEval::Classical,
-        SearchFeatures::default(),
+        BenchSearch::default(),
         &mut Vec::new(),
     );
     assert!(matches!(err, Err(BenchError::BadPosition { index: 2, .. })));

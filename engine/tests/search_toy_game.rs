@@ -318,7 +318,7 @@ fn bench_node_count_is_a_repeatable_signature() {
         &texts,
         LinesEval::default(),
         7,
-        sente::search::SearchFeatures::default(),
+        sente::bench::BenchSearch::default(),
         &mut first_out,
     )
     .unwrap();
@@ -327,7 +327,7 @@ fn bench_node_count_is_a_repeatable_signature() {
         &texts,
         LinesEval::default(),
         7,
-        sente::search::SearchFeatures::default(),
+        sente::bench::BenchSearch::default(),
         &mut second_out,
     )
     .unwrap();
@@ -343,7 +343,7 @@ fn bench_node_count_is_a_repeatable_signature() {
         &["startpos moves 5 5"],
         LinesEval::default(),
         3,
-        sente::search::SearchFeatures::default(),
+        sente::bench::BenchSearch::default(),
         &mut Vec::new(),
     );
     assert!(

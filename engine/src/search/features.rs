@@ -2,6 +2,7 @@
 //! self-play run measures what it is worth.
 
 use super::change_list::split_changes;
+use crate::game::Game;
 
 /// Which optional techniques the search uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,10 +200,23 @@ impl SearchFeatures {
         })
     }
 
-    /// The switches that differ from the defaults, as `with_changes` takes them (empty for
-    /// the defaults).
+    /// The engine's switches in game `G`: the shared defaults with the game's own changes
+    /// (`Game::SEARCH_FEATURES`).
+    pub fn for_game<G: Game>() -> Self {
+        Self::default()
+            .with_changes(G::SEARCH_FEATURES)
+            .expect("a game's search changes name real switches")
+    }
+
+    /// The switches that differ from the shared defaults, as `with_changes` takes them (empty
+    /// for the defaults).
     pub fn changes(&self) -> String {
-        let (mut this, mut default) = (*self, Self::default());
+        self.changes_from(Self::default())
+    }
+
+    /// The switches that differ from `base`, as `with_changes` takes them.
+    pub fn changes_from(&self, base: Self) -> String {
+        let (mut this, mut default) = (*self, base);
         Self::NAMES
             .iter()
             .filter_map(|name| {
@@ -238,6 +252,23 @@ impl SearchFeatures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_game_starts_from_its_own_changes() {
+        let chess = SearchFeatures::for_game::<crate::chess::Position>();
+        assert!(chess.correction_history && chess.correction_tables);
+        assert_eq!(
+            chess.changes(),
+            "correction_history=on,correction_tables=on"
+        );
+        assert_eq!(chess.changes_from(chess), "");
+        let shogi = SearchFeatures::for_game::<crate::shogi::Position>();
+        assert_eq!(shogi, SearchFeatures::default());
+        assert_eq!(
+            shogi.changes_from(chess),
+            "correction_history=off,correction_tables=off"
+        );
+    }
 
     #[test]
     fn changes_turn_named_switches_on_and_off() {

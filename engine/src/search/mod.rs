@@ -80,8 +80,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             threads: 1,
             tt: TranspositionTable::new(16),
             workers: Vec::new(),
-            features: SearchFeatures::default(),
-            params: SearchParams::default(),
+            features: SearchFeatures::for_game::<G>(),
+            params: SearchParams::for_game::<G>(),
             on_caller_thread: false,
         }
     }

@@ -4,6 +4,7 @@
 //! changes named values, so one binary measures or tunes them.
 
 use super::change_list::split_changes;
+use crate::game::Game;
 
 /// One tunable constant: its name, default, the range a tuner may move it in, and the SPSA
 /// perturbation at the end of a tuning run (`step`).
@@ -136,14 +137,27 @@ impl SearchParams {
             .collect()
     }
 
-    /// The parameters that differ from the defaults, as `with_changes` takes them (empty for
-    /// the defaults).
+    /// The engine's parameters in game `G`: the shared defaults with the game's own changes
+    /// (`Game::SEARCH_PARAMS`).
+    pub fn for_game<G: Game>() -> Self {
+        Self::default()
+            .with_changes(G::SEARCH_PARAMS)
+            .expect("a game's search parameters lie in their ranges")
+    }
+
+    /// The parameters that differ from the shared defaults, as `with_changes` takes them
+    /// (empty for the defaults).
     pub fn changes(&self) -> String {
+        self.changes_from(&Self::default())
+    }
+
+    /// The parameters that differ from `base`, as `with_changes` takes them.
+    pub fn changes_from(&self, base: &Self) -> String {
         Self::SPECS
             .iter()
             .filter_map(|spec| {
                 let value = self.get(spec.name)?;
-                (value != spec.default).then(|| format!("{}={value}", spec.name))
+                (Some(value) != base.get(spec.name)).then(|| format!("{}={value}", spec.name))
             })
             .collect::<Vec<_>>()
             .join(",")
@@ -220,6 +234,23 @@ mod tests {
         assert!(SearchParams::default()
             .with_changes("rfp_margin=1000")
             .is_err());
+    }
+
+    #[test]
+    fn each_game_starts_from_its_own_parameters() {
+        let chess = SearchParams::for_game::<crate::chess::Position>();
+        assert_eq!(chess.history_bonus(3), 32 * 9 + 128 * 3);
+        assert_eq!(chess.changes_from(&chess), "");
+        assert_eq!(
+            chess.changes(),
+            "history_quadratic=32,history_linear=128,history_max=3200"
+        );
+        let shogi = SearchParams::for_game::<crate::shogi::Position>();
+        assert_eq!(shogi.changes(), "");
+        assert_eq!(
+            shogi.changes_from(&chess),
+            "history_quadratic=16,history_linear=32,history_max=1600"
+        );
     }
 
     #[test]

@@ -185,7 +185,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     pub fn try_new(id: usize, evaluator: E) -> Option<Self> {
         let history = HistoryTables::try_new(MAX_PLY)?;
         let move_capacity = <G::Moves as MoveList<G::Move>>::CAPACITY;
-        let lmr = SearchParams::default().reduction_table();
+        let lmr = SearchParams::for_game::<G>().reduction_table();
         Some(Self {
             id,
             evaluator,
@@ -217,7 +217,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             stopped: false,
             root_move_searched: false,
             lmr,
-            lmr_params: SearchParams::default(),
+            lmr_params: SearchParams::for_game::<G>(),
             completed_depth: 0,
             previous_search: None,
             completed_lines: Vec::with_capacity(move_capacity),

@@ -30,14 +30,18 @@ pub struct PlayerConfig<E> {
 }
 
 impl<E> PlayerConfig<E> {
-    /// A full-strength player limited to `nodes` per move, 8 MB hash.
-    pub fn with_nodes(name: &str, evaluator: E, nodes: u64) -> Self {
+    /// A full-strength player of game `G` (the game's search defaults) limited to `nodes` per
+    /// move, 8 MB hash.
+    pub fn with_nodes<G: Game>(name: &str, evaluator: E, nodes: u64) -> Self
+    where
+        E: Evaluator<G>,
+    {
         Self {
             name: name.to_string(),
             evaluator,
             options: SearchOptions::default(),
-            features: SearchFeatures::default(),
-            params: SearchParams::default(),
+            features: SearchFeatures::for_game::<G>(),
+            params: SearchParams::for_game::<G>(),
             hash_mb: 8,
             nodes_per_move: Some(nodes),
             depth_per_move: None,
@@ -46,12 +50,15 @@ impl<E> PlayerConfig<E> {
         }
     }
 
-    /// A full-strength player on a clock (no node limit), 8 MB hash.
-    pub fn with_time_control(name: &str, evaluator: E, time_control: TimeControl) -> Self {
+    /// A full-strength player of game `G` on a clock (no node limit), 8 MB hash.
+    pub fn with_time_control<G: Game>(name: &str, evaluator: E, time_control: TimeControl) -> Self
+    where
+        E: Evaluator<G>,
+    {
         Self {
             nodes_per_move: None,
             time_control: Some(time_control),
-            ..Self::with_nodes(name, evaluator, 0)
+            ..Self::with_nodes::<G>(name, evaluator, 0)
         }
     }
 }
