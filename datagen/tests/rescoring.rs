@@ -33,7 +33,10 @@ struct Source {
 }
 
 static SOURCE: LazyLock<Source> = LazyLock::new(|| {
-    let dir = scratch("rescore-source");
+    // Shared by the tests of this process and never dropped, so it lives in Cargo's scratch
+    // directory for integration tests (under `target/`), replaced by each run, not in /tmp.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rescore-source");
+    let _ = std::fs::remove_dir_all(&dir);
     let run = dir.join("run");
     DATAGEN.ok(&run_args("chess", 40, &run));
     let mut games = games_of(&run.join("data.bin"));

@@ -82,10 +82,26 @@ fn a_missing_net_is_a_clear_bench_error() {
     assert!(err.to_string().contains("net.nnue"), "{err}");
 }
 
-fn scratch_file(name: &str, text: &str) -> std::path::PathBuf {
+/// A positions file in the temp dir, removed when dropped (pass or fail).
+struct ScratchFile(std::path::PathBuf);
+
+impl std::ops::Deref for ScratchFile {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for ScratchFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn scratch_file(name: &str, text: &str) -> ScratchFile {
     let path = std::env::temp_dir().join(format!("sente-bench-{}-{name}", std::process::id()));
     std::fs::write(&path, text).unwrap();
-    path
+    ScratchFile(path)
 }
 
 #[test]

@@ -113,9 +113,10 @@ fn damaged_chunks_other_games_and_unreplayable_games_are_reported() {
     // Shogi data given as chess data: an error naming the file and the game it holds.
     let shogi_dir = scratch("shogi");
     let shogi = support::game_data::<sente::shogi::Position>(&shogi_dir, 2, 200, 1);
+    let shogi_train_out = scratch("train-shogi");
     for args in [
         eval_args("classical", &[&shogi]),
-        train_args(&shogi, &scratch("train-shogi"), "1"),
+        train_args(&shogi, &shogi_train_out, "1"),
     ] {
         let message = refused(&args);
         assert!(
@@ -145,7 +146,7 @@ fn damaged_chunks_other_games_and_unreplayable_games_are_reported() {
         let message = refused(&args);
         assert!(message.contains("not a regular file"), "{args:?}");
     }
-    for d in [dir, shogi_dir, train_out] {
+    for d in [dir, shogi_dir, shogi_train_out, train_out] {
         let _ = std::fs::remove_dir_all(d);
     }
 }

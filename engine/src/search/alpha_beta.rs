@@ -162,10 +162,14 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         } else {
             self.evaluate(pos)
         };
-        let static_eval = if in_check {
-            NO_EVAL
-        } else {
-            self.corrected(pos, ply, raw_eval, &features)
+        // The correction history's keys, once per node: for the correction here and the
+        // history's update when the node ends.
+        let correction_keys = (features.correction_history && !in_check)
+            .then(|| self.correction_keys(pos, ply, features.correction_tables));
+        let static_eval = match &correction_keys {
+            _ if in_check => NO_EVAL,
+            Some(keys) => self.corrected_by(pos, raw_eval, keys, &features),
+            None => raw_eval,
         };
         let mut eval = static_eval;
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
@@ -731,21 +735,23 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         // The correction history learns from results that say more than the static evaluation:
         // exact ones, fail-highs above it and fail-lows below it, with a quiet best move (a
         // capture's gain is no error of the evaluation).
-        if features.correction_history
-            && !in_check
-            && !excluded.is_some()
-            && !is_mate_value(best)
-            && (!best_move.is_some() || pos.is_quiet(best_move))
-            && match bound {
-                Bound::Exact => true,
-                Bound::Lower => best > static_eval,
-                Bound::Upper => best < static_eval,
-            }
-        {
-            let blend = features.correction_tables;
-            let keys = self.correction_keys(pos, ply, blend);
-            self.correction
-                .update(side, &keys, depth, best - raw_eval, blend);
+        if let Some(keys) = correction_keys.as_ref().filter(|_| {
+            !excluded.is_some()
+                && !is_mate_value(best)
+                && (!best_move.is_some() || pos.is_quiet(best_move))
+                && match bound {
+                    Bound::Exact => true,
+                    Bound::Lower => best > static_eval,
+                    Bound::Upper => best < static_eval,
+                }
+        }) {
+            self.correction.update(
+                side,
+                keys,
+                depth,
+                best - raw_eval,
+                features.correction_tables,
+            );
         }
         if !(excluded.is_some() || root && self.pv_index > 0) {
             shared.tt.store(

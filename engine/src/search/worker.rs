@@ -536,9 +536,21 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             return raw;
         }
         let keys = self.correction_keys(pos, ply, features.correction_tables);
+        self.corrected_by(pos, raw, &keys, features)
+    }
+
+    /// A raw static evaluation corrected by the correction history under `keys` (the node's
+    /// `correction_keys`, computed once by a node that also updates the history).
+    pub(super) fn corrected_by(
+        &self,
+        pos: &G,
+        raw: i32,
+        keys: &CorrectionKeys,
+        features: &SearchFeatures,
+    ) -> i32 {
         let correction =
             self.correction
-                .correction(pos.side_to_move(), &keys, features.correction_tables);
+                .correction(pos.side_to_move(), keys, features.correction_tables);
         (raw + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
