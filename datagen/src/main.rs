@@ -452,7 +452,9 @@ fn main() -> Result<()> {
         Command::Spsa(settings) => {
             let mut out = std::io::stdout().lock();
             if settings.list {
-                return Ok(datagen::tune::print_parameter_list(&mut out)?);
+                return Ok(
+                    dispatch_game!(settings.game, G => datagen::tune::print_parameter_list::<G>(&mut out))?,
+                );
             }
             dispatch_game!(settings.game, G => datagen::tune::run_spsa::<G>(&settings, &mut out))
         }

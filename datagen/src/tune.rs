@@ -53,14 +53,17 @@ pub struct SpsaSettings {
     pub state: PathBuf,
 }
 
-/// The parameter table `datagen spsa --list` prints.
-pub fn print_parameter_list(out: &mut dyn Write) -> std::io::Result<()> {
+/// The parameter table `datagen spsa --game G --list` prints: each parameter's value in G's
+/// search (`SearchParams::for_game`, where a tuning starts), its range and its step.
+pub fn print_parameter_list<G: DatagenGame>(out: &mut dyn Write) -> std::io::Result<()> {
+    let defaults = SearchParams::for_game::<G>();
     writeln!(out, "name\tdefault\tmin\tmax\tstep")?;
     for spec in SearchParams::SPECS {
+        let value = defaults.get(spec.name).unwrap_or(spec.default);
         writeln!(
             out,
             "{}\t{}\t{}\t{}\t{}",
-            spec.name, spec.default, spec.min, spec.max, spec.step
+            spec.name, value, spec.min, spec.max, spec.step
         )?;
     }
     Ok(())

@@ -79,6 +79,17 @@ fn the_parameter_list_names_every_tunable() {
     assert!(out.starts_with("name\tdefault\tmin\tmax\tstep\n"), "{out}");
     assert!(out.contains("\nrfp_margin\t80\t"), "{out}");
     assert!(out.contains("\nlmr_divisor\t225\t"), "{out}");
+    assert!(out.contains("\nhistory_max\t1600\t"), "{out}");
+    // Each game's list starts from its own search: chess changes the history bonus.
+    let chess = DATAGEN.ok(&["spsa", "--game", "chess", "--list"]);
+    let chess_max = sente::search::SearchParams::for_game::<sente::chess::Position>()
+        .get("history_max")
+        .unwrap();
+    assert_ne!(chess_max, 1600);
+    assert!(
+        chess.contains(&format!("\nhistory_max\t{chess_max}\t")),
+        "{chess}"
+    );
 }
 
 #[test]
