@@ -131,6 +131,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// What a position precomputes so that many "does this move check?" questions are cheap
     /// (check squares per piece kind, discovered-check candidates).
     type CheckInfo: Copy;
+    /// What a position precomputes to order quiet moves by the threats they escape or walk
+    /// into (chess: the squares attacked by cheaper pieces); `()` in a game without them.
+    type Threats: Copy + Default;
 
     /// Which registered game this is (`GameKind`: name and stored id); `None` only for test games
     /// outside the registry.
@@ -196,6 +199,17 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn gives_check_with(&self, info: &Self::CheckInfo, m: Self::Move) -> bool {
         let _ = info;
         self.gives_check(m)
+    }
+    /// The opponent's threats, for `threat_order` (once per node that scores its quiets).
+    fn threats(&self) -> Self::Threats {
+        Self::Threats::default()
+    }
+    /// The ordering adjustment of the quiet move `m` by `threats` (added to its history score
+    /// under `SearchFeatures::threat_ordering`): positive for a piece escaping an attack,
+    /// negative for one walking into it; 0 in a game without threats.
+    fn threat_order(&self, threats: &Self::Threats, m: Self::Move) -> i32 {
+        let _ = (threats, m);
+        0
     }
 
     /// Index of where the move comes from, `< FROM_SLOTS` (drops get their own slots).

@@ -21,6 +21,7 @@ impl Game for Position {
     type ParseError = FenError;
     type Delta = Delta;
     type CheckInfo = super::CheckSquares;
+    type Threats = super::Threats;
 
     const KIND: Option<crate::game::GameKind> = Some(crate::game::GameKind::Chess);
     const NAME: &'static str = crate::game::GameKind::Chess.name();
@@ -131,6 +132,14 @@ impl Game for Position {
 
     fn check_info(&self) -> super::CheckSquares {
         self.check_squares()
+    }
+
+    fn threats(&self) -> super::Threats {
+        Position::threats(self)
+    }
+
+    fn threat_order(&self, threats: &super::Threats, m: Move) -> i32 {
+        Position::threat_order(self, threats, m)
     }
 
     #[inline]

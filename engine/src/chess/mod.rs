@@ -19,6 +19,7 @@ pub mod pext;
 mod position;
 mod rules;
 mod see;
+mod threats;
 pub mod types;
 mod zobrist;
 
@@ -31,4 +32,5 @@ pub use game_impl::STARTPOS_FEN;
 pub use moves::Move;
 pub use position::Position;
 pub use see::SEE_VALUES;
+pub use threats::Threats;
 pub use types::{PieceKind, Square};

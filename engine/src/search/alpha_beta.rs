@@ -363,6 +363,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             killers: self.history.killers(ply),
             counter: self.history.counter(previous[0]),
             previous,
+            threat_ordering: features.threat_ordering,
         };
         let mut quiets_pending = false;
         if !root && !tt_move_first {
@@ -518,6 +519,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         killers: self.history.killers(ply),
                         counter: self.history.counter(previous[0]),
                         previous,
+                        threat_ordering: features.threat_ordering,
                     };
                     quiets_pending = score_moves(
                         pos,

@@ -87,6 +87,9 @@ pub struct SearchFeatures {
     /// Quiet moves are also scored and rewarded by the continuation history of the move four
     /// plies back (the side to move's own move before last), beside those one and two back.
     pub continuation_ply4: bool,
+    /// Quiet moves are also ordered by threats (`Game::threat_order`): a piece leaving an
+    /// attack by a cheaper piece first, one walking into it last (chess).
+    pub threat_ordering: bool,
 }
 
 impl Default for SearchFeatures {
@@ -123,13 +126,14 @@ impl Default for SearchFeatures {
             check_pruning: false,
             check_lmr: true,
             continuation_ply4: false,
+            threat_ordering: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 31] = [
+    pub const NAMES: [&'static str; 32] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -161,6 +165,7 @@ impl SearchFeatures {
         "continuation_ply4",
         "correction_tables",
         "qs_evasion_pruning",
+        "threat_ordering",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -196,6 +201,7 @@ impl SearchFeatures {
             "continuation_ply4" => &mut self.continuation_ply4,
             "correction_tables" => &mut self.correction_tables,
             "qs_evasion_pruning" => &mut self.qs_evasion_pruning,
+            "threat_ordering" => &mut self.threat_ordering,
             _ => return None,
         })
     }

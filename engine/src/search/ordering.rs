@@ -19,7 +19,8 @@ const KILLER_1: i32 = 899_000;
 const COUNTER: i32 = 898_000;
 const BAD_NOISY: i32 = -(1 << 24);
 /// Placeholder of a quiet move not scored yet: below the killers and the counter-move, above
-/// every history score (at most three tables of ±`HISTORY_MAX`) and every losing capture.
+/// every history score (at most four tables of ±`HISTORY_MAX`, plus a threat adjustment) and
+/// every losing capture.
 const QUIET_PENDING: i32 = 800_000;
 
 /// Whether an ordering score marks a capture/promotion that loses material by SEE.
@@ -35,6 +36,8 @@ pub struct OrderingContext<M> {
     /// (piece, to) of the earlier moves whose continuation histories score quiets (see
     /// `ContinuationKeys`).
     pub previous: ContinuationKeys,
+    /// Quiets are also ordered by `Game::threat_order` (`SearchFeatures::threat_ordering`).
+    pub threat_ordering: bool,
 }
 
 /// Writes an ordering score for each move into `scores` (same indices). With `lazy_quiets`, plain
@@ -106,10 +109,18 @@ fn score_pending_quiets<G: Game>(
     history: &HistoryTables<G>,
 ) {
     let side = pos.side_to_move();
+    let threats = if context.threat_ordering {
+        Some(pos.threats())
+    } else {
+        None
+    };
     for (&m, score) in moves[from..].iter().zip(scores[from..].iter_mut()) {
         if *score == QUIET_PENDING {
             let piece_to = history.piece_to(pos, m);
             *score = history.quiet_score(side, m, piece_to, context.previous);
+            if let Some(threats) = &threats {
+                *score += pos.threat_order(threats, m);
+            }
         }
     }
 }
@@ -217,6 +228,7 @@ pub fn sort_rest<M: GameMove>(moves: &mut [M], scores: &mut [i32], from: usize, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Move;
 
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
     struct Bits(u16);
@@ -239,6 +251,41 @@ mod tests {
         sort_rest(&mut moves, &mut scores, 1, &mut keys);
         assert_eq!(moves, [Bits(9), Bits(3), Bits(4), Bits(1), Bits(2)]);
         assert_eq!(scores, [100, 1 << 30, -5, -5, i32::MIN + 1]);
+    }
+
+    #[test]
+    fn threat_ordering_puts_an_escape_first_among_fresh_quiets() {
+        use crate::chess::Position;
+        use crate::movelist::MoveList;
+        // The white knight on e5 is attacked by the d6 pawn; empty histories.
+        let pos = Position::from_text("4k3/8/3p4/4N3/8/8/8/4K2R w - - 0 1").unwrap();
+        let history = HistoryTables::<Position>::new(8);
+        let mut moves = <Position as Game>::Moves::default();
+        pos.generate_legal(&mut moves);
+        let first_quiet = |threat_ordering: bool| {
+            let context = OrderingContext {
+                tt_move: Move::NONE,
+                killers: [Move::NONE; 2],
+                counter: Move::NONE,
+                previous: [None; 3],
+                threat_ordering,
+            };
+            let mut list = moves.as_slice().to_vec();
+            let mut scores = vec![0; list.len()];
+            let mut keys = vec![0; list.len()];
+            score_moves(&pos, &list, &mut scores, &context, &history, true);
+            let mut state = PickerState {
+                moves: &mut list,
+                scores: &mut scores,
+                keys: &mut keys,
+                quiets_pending: true,
+            };
+            next_best(&pos, &mut state, 0, &context, &history).0
+        };
+        let knight_moves = |m: Move| m.from() == pos.parse_uci("e5d3").unwrap().from();
+        assert!(knight_moves(first_quiet(true)), "{:?}", first_quiet(true));
+        // Without it every fresh quiet scores 0 and the list's first (a king or rook move) leads.
+        assert!(!knight_moves(first_quiet(false)));
     }
 
     #[test]

@@ -14,6 +14,7 @@ impl Game for Position {
     type ParseError = SfenError;
     type Delta = ShogiDelta;
     type CheckInfo = super::CheckSquares;
+    type Threats = ();
 
     const KIND: Option<crate::game::GameKind> = Some(crate::game::GameKind::Shogi);
     const NAME: &'static str = crate::game::GameKind::Shogi.name();

@@ -84,6 +84,7 @@ impl Game for TicTacToe {
     type ParseError = BadText;
     type Delta = ();
     type CheckInfo = ();
+    type Threats = ();
 
     const KIND: Option<sente::game::GameKind> = None;
     const NAME: &'static str = "tictactoe";
