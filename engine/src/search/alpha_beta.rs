@@ -364,6 +364,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             counter: self.history.counter(previous[0]),
             previous,
             threat_ordering: features.threat_ordering,
+            check_ordering: features.check_ordering,
         };
         let mut quiets_pending = false;
         if !root && !tt_move_first {
@@ -520,6 +521,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         counter: self.history.counter(previous[0]),
                         previous,
                         threat_ordering: features.threat_ordering,
+                        check_ordering: features.check_ordering,
                     };
                     quiets_pending = score_moves(
                         pos,

@@ -90,6 +90,9 @@ pub struct SearchFeatures {
     /// Quiet moves are also ordered by threats (`Game::threat_order`): a piece leaving an
     /// attack by a cheaper piece first, one walking into it last (chess).
     pub threat_ordering: bool,
+    /// A quiet move that gives check is ordered before the other fresh quiets' equals
+    /// (`CHECK_ORDER_BONUS` added to its history score).
+    pub check_ordering: bool,
 }
 
 impl Default for SearchFeatures {
@@ -127,13 +130,14 @@ impl Default for SearchFeatures {
             check_lmr: true,
             continuation_ply4: false,
             threat_ordering: false,
+            check_ordering: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 32] = [
+    pub const NAMES: [&'static str; 33] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -166,6 +170,7 @@ impl SearchFeatures {
         "correction_tables",
         "qs_evasion_pruning",
         "threat_ordering",
+        "check_ordering",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -202,6 +207,7 @@ impl SearchFeatures {
             "correction_tables" => &mut self.correction_tables,
             "qs_evasion_pruning" => &mut self.qs_evasion_pruning,
             "threat_ordering" => &mut self.threat_ordering,
+            "check_ordering" => &mut self.check_ordering,
             _ => return None,
         })
     }

@@ -23,6 +23,10 @@ const BAD_NOISY: i32 = -(1 << 24);
 /// every losing capture.
 const QUIET_PENDING: i32 = 800_000;
 
+/// The ordering bonus of a quiet move that gives check (`check_ordering`), on the scale of the
+/// history tables (each at most ±`HISTORY_MAX`).
+const CHECK_ORDER_BONUS: i32 = 12_000;
+
 /// Whether an ordering score marks a capture/promotion that loses material by SEE.
 pub fn is_losing_noisy(score: i32) -> bool {
     score < BAD_NOISY / 2
@@ -38,6 +42,8 @@ pub struct OrderingContext<M> {
     pub previous: ContinuationKeys,
     /// Quiets are also ordered by `Game::threat_order` (`SearchFeatures::threat_ordering`).
     pub threat_ordering: bool,
+    /// Quiet checks gain `CHECK_ORDER_BONUS` (`SearchFeatures::check_ordering`).
+    pub check_ordering: bool,
 }
 
 /// Writes an ordering score for each move into `scores` (same indices). With `lazy_quiets`, plain
@@ -109,17 +115,19 @@ fn score_pending_quiets<G: Game>(
     history: &HistoryTables<G>,
 ) {
     let side = pos.side_to_move();
-    let threats = if context.threat_ordering {
-        Some(pos.threats())
-    } else {
-        None
-    };
+    let threats = context.threat_ordering.then(|| pos.threats());
+    let check_info = context.check_ordering.then(|| pos.check_info());
     for (&m, score) in moves[from..].iter().zip(scores[from..].iter_mut()) {
         if *score == QUIET_PENDING {
             let piece_to = history.piece_to(pos, m);
             *score = history.quiet_score(side, m, piece_to, context.previous);
             if let Some(threats) = &threats {
                 *score += pos.threat_order(threats, m);
+            }
+            if let Some(info) = &check_info {
+                if pos.gives_check_with(info, m) {
+                    *score += CHECK_ORDER_BONUS;
+                }
             }
         }
     }
@@ -254,21 +262,23 @@ mod tests {
     }
 
     #[test]
-    fn threat_ordering_puts_an_escape_first_among_fresh_quiets() {
+    fn threats_and_checks_order_fresh_quiets() {
         use crate::chess::Position;
         use crate::movelist::MoveList;
-        // The white knight on e5 is attacked by the d6 pawn; empty histories.
+        // The white knight on e5 is attacked by the d6 pawn; Rh8 is the one quiet check.
+        // Empty histories: every fresh quiet scores 0 on its own.
         let pos = Position::from_text("4k3/8/3p4/4N3/8/8/8/4K2R w - - 0 1").unwrap();
         let history = HistoryTables::<Position>::new(8);
         let mut moves = <Position as Game>::Moves::default();
         pos.generate_legal(&mut moves);
-        let first_quiet = |threat_ordering: bool| {
+        let first_quiet = |threat_ordering: bool, check_ordering: bool| {
             let context = OrderingContext {
                 tt_move: Move::NONE,
                 killers: [Move::NONE; 2],
                 counter: Move::NONE,
                 previous: [None; 3],
                 threat_ordering,
+                check_ordering,
             };
             let mut list = moves.as_slice().to_vec();
             let mut scores = vec![0; list.len()];
@@ -282,10 +292,14 @@ mod tests {
             };
             next_best(&pos, &mut state, 0, &context, &history).0
         };
-        let knight_moves = |m: Move| m.from() == pos.parse_uci("e5d3").unwrap().from();
-        assert!(knight_moves(first_quiet(true)), "{:?}", first_quiet(true));
-        // Without it every fresh quiet scores 0 and the list's first (a king or rook move) leads.
-        assert!(!knight_moves(first_quiet(false)));
+        let knight = pos.parse_uci("e5d3").unwrap().from();
+        let check = pos.parse_uci("h1h8").unwrap();
+        assert_eq!(first_quiet(true, false).from(), knight, "the knight escapes first");
+        assert_eq!(first_quiet(false, true), check);
+        assert_eq!(first_quiet(true, true), check, "a check outranks an escape");
+        // Without either, the list's first (a king or rook move) leads.
+        let plain = first_quiet(false, false);
+        assert!(plain.from() != knight && plain != check, "{plain:?}");
     }
 
     #[test]
