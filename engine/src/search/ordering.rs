@@ -294,7 +294,11 @@ mod tests {
         };
         let knight = pos.parse_uci("e5d3").unwrap().from();
         let check = pos.parse_uci("h1h8").unwrap();
-        assert_eq!(first_quiet(true, false).from(), knight, "the knight escapes first");
+        assert_eq!(
+            first_quiet(true, false).from(),
+            knight,
+            "the knight escapes first"
+        );
         assert_eq!(first_quiet(false, true), check);
         assert_eq!(first_quiet(true, true), check, "a check outranks an escape");
         // Without either, the list's first (a king or rook move) leads.

@@ -14,7 +14,7 @@ impl Game for Position {
     type ParseError = SfenError;
     type Delta = ShogiDelta;
     type CheckInfo = super::CheckSquares;
-    type Threats = ();
+    type Threats = super::Threats;
 
     const KIND: Option<crate::game::GameKind> = Some(crate::game::GameKind::Shogi);
     const NAME: &'static str = crate::game::GameKind::Shogi.name();
@@ -111,6 +111,14 @@ impl Game for Position {
 
     fn check_info(&self) -> super::CheckSquares {
         self.check_squares()
+    }
+
+    fn threats(&self) -> super::Threats {
+        Position::threats(self)
+    }
+
+    fn threat_order(&self, threats: &super::Threats, m: Move) -> i32 {
+        Position::threat_order(self, threats, m)
     }
 
     #[inline]

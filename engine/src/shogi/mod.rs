@@ -26,6 +26,7 @@ mod position;
 mod rules;
 mod see;
 mod sfen;
+mod threats;
 mod types;
 mod xboard_notation;
 mod zobrist;
@@ -40,6 +41,7 @@ pub use position::Position;
 pub use rules::{declaration_points, DeclarationCount, EnteringKingRule, ShogiRules};
 pub use see::{capture_value, PIECE_VALUE};
 pub use sfen::{SfenError, STARTPOS_SFEN};
+pub use threats::Threats;
 pub use types::{Piece, PieceKind, Square};
 pub use xboard_notation::xboard_fen_to_sfen;
 
