@@ -3,6 +3,7 @@
 //! format itself (chunks, stored games, readers, pool manifests) is the `sente-data` crate, shared
 //! with the tuner.
 
+pub mod adjudication_args;
 pub mod book;
 pub mod digest;
 pub mod generate;

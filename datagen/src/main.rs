@@ -194,6 +194,17 @@ enum Command {
         /// Also write the result (W/D/L, pentanomial) to FILE for `match-merge`.
         #[arg(long, value_name = "FILE")]
         result: Option<PathBuf>,
+        /// Adjudicate a win once CP:PLIES (PLIES plies in a row, in both players' reports, show
+        /// one side ahead by CP centipawns or more), or `off`. OpenBench plays `400:6`.
+        #[arg(long, value_name = "CP:PLIES", default_value = "1000:8")]
+        resign: String,
+        /// Adjudicate a draw once CP:PLIES:FROM_PLY (PLIES plies in a row within CP of 0, from
+        /// game ply FROM_PLY on), or `off`. OpenBench plays `10:16:68`.
+        #[arg(long, value_name = "CP:PLIES:FROM_PLY", default_value = "10:12:80")]
+        draw: String,
+        /// Adjudicate a draw after this many plies of the game proper.
+        #[arg(long, default_value_t = 400)]
+        max_plies: u32,
     },
     /// Tune the search parameters by SPSA over fixed-node self-play (resumable from --state);
     /// prints the tuned values for `match --a-params`.
@@ -392,8 +403,12 @@ fn main() -> Result<()> {
             verify_margin,
             shard,
             result,
+            resign,
+            draw,
+            max_plies,
         } => {
             let shard = shard.unwrap_or(Shard::WHOLE);
+            let adjudication = datagen::adjudication_args::adjudication(&resign, &draw, max_plies)?;
             // Checked here (names and ranges are the same in every game); applied to the
             // game's own defaults in `match_for`.
             for changes in [&a_search, &b_search] {
@@ -418,7 +433,7 @@ fn main() -> Result<()> {
                 concurrency: threads,
                 opening_plies: random_plies,
                 seed,
-                adjudication: Adjudication::default(),
+                adjudication,
                 sprt: sprt.as_deref().map(parse_sprt).transpose()?,
                 on_pair: Some(print_match_progress),
             };
@@ -618,7 +633,7 @@ fn match_for<G: DatagenGame>(
             }
             None if limits.nodes[0] == limits.nodes[1] => format!("nodes={}", limits.nodes[0]),
             None => format!("nodes={}/{}", limits.nodes[0], limits.nodes[1]),
-        },
+        } + &datagen::adjudication_args::label(&config.adjudication),
         openings: format!(
             "random_plies={} verify_nodes={} verify_margin={} book={}",
             openings.random_plies,

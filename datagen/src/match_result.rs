@@ -25,7 +25,8 @@ pub struct MatchSetup {
     /// Players by content (`classical`, `default`, `fnv1a64:<hex>`).
     pub a_eval: String,
     pub b_eval: String,
-    /// `nodes=N` or `tc=BASE+INC overhead=MS`.
+    /// `nodes=N` or `tc=BASE+INC overhead=MS`, with ` adjudication=...` when the match's
+    /// `--resign` / `--draw` / `--max-plies` are not the defaults.
     pub limits: String,
     /// Random plies, verification and book (by checksum).
     pub openings: String,
