@@ -31,6 +31,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per process: the size of the largest variant (`Match`) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Generate self-play games into DIR/data.bin (resumes a killed run with the same arguments).

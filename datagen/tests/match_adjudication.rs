@@ -29,7 +29,10 @@ fn play(extra: &[(&str, &str)], result: &Path) -> MatchResult {
 fn a_match_plays_under_its_adjudication_and_keeps_it_in_the_result() {
     let dir = scratch_dir("adjudication");
     let default = play(&[], &dir.join("default.txt"));
-    assert_eq!(default.setup.limits, "nodes=200", "the default keeps its old label");
+    assert_eq!(
+        default.setup.limits, "nodes=200",
+        "the default keeps its old label"
+    );
     // Resign at the first report off zero, no draw adjudication: every game is decided.
     let eager = play(
         &[("--resign", "1:1"), ("--draw", "off")],
