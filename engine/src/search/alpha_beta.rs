@@ -3,7 +3,7 @@
 //! iterative reduction, futility / late-move / SEE pruning, singular and check extensions, and
 //! late-move reductions driven by history. Game rules are asked at every node.
 
-use super::history::ContinuationKeys;
+use super::history::{ContinuationKeys, HistoryTables};
 use super::ordering::{
     is_losing_noisy, next_best, score_moves, OrderingContext, PickerState, TT_MOVE,
 };
@@ -115,12 +115,15 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     && pos.is_quiet(tt_move)
                 {
                     let previous = self.previous_piece_to(ply, features.continuation_ply4);
+                    let structure = features
+                        .pawn_history
+                        .then(|| HistoryTables::<G>::structure_bucket(pos.correction_key()));
                     self.reward_quiet(
                         pos,
                         ply,
                         params.history_bonus(depth),
                         tt_move,
-                        previous,
+                        (previous, structure),
                         &[],
                     );
                 }
@@ -358,6 +361,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             return outcome_value(pos.no_moves_outcome(), ply);
         }
         let previous = self.previous_piece_to(ply, features.continuation_ply4);
+        let structure = features
+            .pawn_history
+            .then(|| HistoryTables::<G>::structure_bucket(pos.correction_key()));
         let mut context = OrderingContext {
             tt_move,
             killers: self.history.killers(ply),
@@ -365,6 +371,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             previous,
             threat_ordering: features.threat_ordering,
             check_ordering: features.check_ordering,
+            structure,
         };
         let mut quiets_pending = false;
         if !root && !tt_move_first {
@@ -448,6 +455,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let piece_to = self.history.piece_to(pos, m);
             let history_score = if quiet {
                 self.history.quiet_score(side, m, piece_to, previous)
+                    + self.history.structure_score(structure, piece_to)
             } else {
                 0
             };
@@ -522,6 +530,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         previous,
                         threat_ordering: features.threat_ordering,
                         check_ordering: features.check_ordering,
+                        structure,
                     };
                     quiets_pending = score_moves(
                         pos,
@@ -695,7 +704,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                                 ply,
                                 params.history_bonus(depth),
                                 m,
-                                previous,
+                                (previous, structure),
                                 &quiets_tried[..quiet_count],
                             );
                         }
@@ -771,25 +780,29 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         best
     }
 
-    /// Cutoff bookkeeping for a quiet move: killer, counter-move and history `bonus`; maluses
-    /// for the quiets tried before it.
+    /// Cutoff bookkeeping for a quiet move: killer, counter-move and history `bonus` (in the
+    /// continuation tables of `keys.0` and the structure history's bucket `keys.1`, if any);
+    /// maluses for the quiets tried before it.
     fn reward_quiet(
         &mut self,
         pos: &G,
         ply: usize,
         bonus: i32,
         m: G::Move,
-        previous: ContinuationKeys,
+        keys: (ContinuationKeys, Option<usize>),
         tried: &[G::Move],
     ) {
+        let (previous, structure) = keys;
         let side = pos.side_to_move();
         let piece_to = self.history.piece_to(pos, m);
         self.history
             .update_quiet(side, m, piece_to, previous, bonus);
+        self.history.update_structure(structure, piece_to, bonus);
         for &q in tried {
             let q_piece_to = self.history.piece_to(pos, q);
             self.history
                 .update_quiet(side, q, q_piece_to, previous, -bonus);
+            self.history.update_structure(structure, q_piece_to, -bonus);
         }
         self.history.add_killer(ply, m);
         self.history.set_counter(previous[0], m);

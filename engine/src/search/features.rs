@@ -93,6 +93,9 @@ pub struct SearchFeatures {
     /// A quiet move that gives check is ordered before the other fresh quiets' equals
     /// (`CHECK_ORDER_BONUS` added to its history score).
     pub check_ordering: bool,
+    /// Quiet moves are also scored and rewarded by a structure history: (pawn structure,
+    /// `Game::correction_key`) × (piece, to square), as Stockfish's pawn history.
+    pub pawn_history: bool,
 }
 
 impl Default for SearchFeatures {
@@ -131,13 +134,14 @@ impl Default for SearchFeatures {
             continuation_ply4: false,
             threat_ordering: false,
             check_ordering: false,
+            pawn_history: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 33] = [
+    pub const NAMES: [&'static str; 34] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -171,6 +175,7 @@ impl SearchFeatures {
         "qs_evasion_pruning",
         "threat_ordering",
         "check_ordering",
+        "pawn_history",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -208,6 +213,7 @@ impl SearchFeatures {
             "qs_evasion_pruning" => &mut self.qs_evasion_pruning,
             "threat_ordering" => &mut self.threat_ordering,
             "check_ordering" => &mut self.check_ordering,
+            "pawn_history" => &mut self.pawn_history,
             _ => return None,
         })
     }

@@ -1,6 +1,7 @@
 //! Move-ordering statistics learned during search: killers, counter-moves, butterfly history
-//! (side × from-slot × to-square), continuation history (previous piece/square × piece/square)
-//! and capture history (piece/square × captured kind).
+//! (side × from-slot × to-square), continuation history (previous piece/square × piece/square),
+//! structure history (pawn structure × piece/square) and capture history (piece/square ×
+//! captured kind).
 //! Sized from the game's constants once per thread; never allocated during search.
 
 use super::large_pages::LargePageArray;
@@ -20,6 +21,9 @@ fn apply(entry: &mut i16, bonus: i32) {
 /// Index of a (piece slot, to square) pair, used by the continuation tables.
 pub type PieceTo = usize;
 
+/// Buckets of the structure history (`pawn_history`): a structure key's low bits pick one.
+pub const STRUCTURE_BUCKETS: usize = 512;
+
 /// How many earlier moves' continuation histories a quiet move is scored by.
 pub const CONTINUATION_PLIES: usize = 3;
 /// The (piece, to) of the moves one, two and four plies back (`None`: none, or not used), whose
@@ -34,6 +38,9 @@ pub struct HistoryTables<G: Game> {
     /// `[piece_to][captured kind]`: how often a capture cut off (all zero unless the search's
     /// `capture_history` switch is on).
     capture: Vec<i16>,
+    /// `[structure bucket][piece_to]`: quiet moves by the pawn structure they were played in
+    /// (`Game::correction_key`; all zero unless the search's `pawn_history` switch is on).
+    structure: Vec<i16>,
     /// `[previous piece_to]` → the refutation last seen.
     counter: Vec<G::Move>,
     /// Two killers per ply.
@@ -58,6 +65,7 @@ impl<G: Game> HistoryTables<G> {
             butterfly: vec![0; 2 * G::FROM_SLOTS * G::SQUARES],
             continuation: LargePageArray::try_new(Self::PIECE_TO_COUNT * Self::PIECE_TO_COUNT)?,
             capture: vec![0; Self::PIECE_TO_COUNT * G::CAPTURE_KINDS],
+            structure: vec![0; STRUCTURE_BUCKETS * Self::PIECE_TO_COUNT],
             counter: vec![G::Move::NONE; Self::PIECE_TO_COUNT],
             killers: vec![[G::Move::NONE; 2]; max_ply + 2],
         })
@@ -67,6 +75,7 @@ impl<G: Game> HistoryTables<G> {
         self.butterfly.fill(0);
         self.continuation.fill(0);
         self.capture.fill(0);
+        self.structure.fill(0);
         self.counter.fill(G::Move::NONE);
         self.clear_killers();
     }
@@ -141,6 +150,28 @@ impl<G: Game> HistoryTables<G> {
         }
     }
 
+    /// The structure history's bucket of a position's structure key (`Game::correction_key`).
+    pub fn structure_bucket(key: u64) -> usize {
+        key as usize & (STRUCTURE_BUCKETS - 1)
+    }
+
+    /// The structure history of the quiet move `current` in structure `bucket` (0 for `None`).
+    pub fn structure_score(&self, bucket: Option<usize>, current: PieceTo) -> i32 {
+        bucket.map_or(0, |b| {
+            self.structure[b * Self::PIECE_TO_COUNT + current] as i32
+        })
+    }
+
+    /// Rewards (`bonus > 0`) or punishes the quiet move `current` in structure `bucket`.
+    pub fn update_structure(&mut self, bucket: Option<usize>, current: PieceTo, bonus: i32) {
+        if let Some(b) = bucket {
+            apply(
+                &mut self.structure[b * Self::PIECE_TO_COUNT + current],
+                bonus,
+            );
+        }
+    }
+
     fn capture_index(&self, pos: &G, m: G::Move) -> usize {
         self.piece_to(pos, m) * G::CAPTURE_KINDS + pos.captured_kind(m)
     }
@@ -186,6 +217,31 @@ impl<G: Game> HistoryTables<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_structure_history_learns_per_bucket_and_clears() {
+        use crate::chess::Position;
+        let mut h = HistoryTables::<Position>::new(4);
+        let start = Position::startpos();
+        let other = Position::from_text("4k3/pppppppp/8/8/8/8/PPPPPPP1/4K3 w - - 0 1").unwrap();
+        let [a, b] = [&start, &other]
+            .map(|p| HistoryTables::<Position>::structure_bucket(p.correction_key()));
+        assert_ne!(a, b, "these two structures share a bucket");
+        let m = start.parse_move("g1f3").unwrap();
+        let piece_to = h.piece_to(&start, m);
+        h.update_structure(Some(a), piece_to, 500);
+        assert_eq!(h.structure_score(Some(a), piece_to), 500);
+        assert_eq!(h.structure_score(Some(b), piece_to), 0, "another structure");
+        assert_eq!(h.structure_score(None, piece_to), 0, "switched off");
+        h.update_structure(None, piece_to, 500);
+        assert_eq!(
+            h.structure_score(Some(a), piece_to),
+            500,
+            "no bucket, no update"
+        );
+        h.clear();
+        assert_eq!(h.structure_score(Some(a), piece_to), 0);
+    }
 
     #[test]
     fn gravity_keeps_values_bounded_and_signed() {

@@ -44,6 +44,8 @@ pub struct OrderingContext<M> {
     pub threat_ordering: bool,
     /// Quiet checks gain `CHECK_ORDER_BONUS` (`SearchFeatures::check_ordering`).
     pub check_ordering: bool,
+    /// The node's structure-history bucket (`SearchFeatures::pawn_history`), or `None`.
+    pub structure: Option<usize>,
 }
 
 /// Writes an ordering score for each move into `scores` (same indices). With `lazy_quiets`, plain
@@ -120,7 +122,8 @@ fn score_pending_quiets<G: Game>(
     for (&m, score) in moves[from..].iter().zip(scores[from..].iter_mut()) {
         if *score == QUIET_PENDING {
             let piece_to = history.piece_to(pos, m);
-            *score = history.quiet_score(side, m, piece_to, context.previous);
+            *score = history.quiet_score(side, m, piece_to, context.previous)
+                + history.structure_score(context.structure, piece_to);
             if let Some(threats) = &threats {
                 *score += pos.threat_order(threats, m);
             }
@@ -279,6 +282,7 @@ mod tests {
                 previous: [None; 3],
                 threat_ordering,
                 check_ordering,
+                structure: None,
             };
             let mut list = moves.as_slice().to_vec();
             let mut scores = vec![0; list.len()];
