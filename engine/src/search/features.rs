@@ -274,17 +274,17 @@ mod tests {
     #[test]
     fn each_game_starts_from_its_own_changes() {
         let chess = SearchFeatures::for_game::<crate::chess::Position>();
-        assert!(chess.correction_history && chess.correction_tables);
+        assert!(chess.correction_history && chess.correction_tables && chess.threat_ordering);
         assert_eq!(
             chess.changes(),
-            "correction_history=on,correction_tables=on"
+            "correction_history=on,correction_tables=on,threat_ordering=on"
         );
         assert_eq!(chess.changes_from(chess), "");
         let shogi = SearchFeatures::for_game::<crate::shogi::Position>();
         assert_eq!(shogi, SearchFeatures::default());
         assert_eq!(
             shogi.changes_from(chess),
-            "correction_history=off,correction_tables=off"
+            "correction_history=off,correction_tables=off,threat_ordering=off"
         );
     }
 
