@@ -316,6 +316,17 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     }
 }
 
+/// The rule every game's `Game::threat_order` applies once it knows whether a quiet move's
+/// piece `leaves` and `enters` a square attacked by a cheaper piece: minus `value` for walking
+/// into such an attack, plus `value` for escaping one, 0 otherwise.
+pub fn threat_adjustment(leaves: bool, enters: bool, value: i32) -> i32 {
+    match (leaves, enters) {
+        (_, true) => -value,
+        (true, false) => value,
+        (false, false) => 0,
+    }
+}
+
 /// Mixes two 64-bit words into a well-spread hash (splitmix64's finaliser).
 #[inline]
 pub fn mix_key(a: u64, b: u64) -> u64 {

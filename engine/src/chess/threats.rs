@@ -75,11 +75,7 @@ impl Position {
         };
         let leaves = attacked & bb(m.from()) != 0;
         let enters = attacked & bb(m.to()) != 0;
-        match (leaves, enters) {
-            (_, true) => -value,
-            (true, false) => value,
-            (false, false) => 0,
-        }
+        crate::game::threat_adjustment(leaves, enters, value)
     }
 }
 

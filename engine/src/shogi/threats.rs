@@ -71,11 +71,7 @@ impl Position {
         };
         let leaves = (attacked & Bitboard::from_square(m.from())).any();
         let enters = (attacked & Bitboard::from_square(m.to())).any();
-        match (leaves, enters) {
-            (_, true) => -value,
-            (true, false) => value,
-            (false, false) => 0,
-        }
+        crate::game::threat_adjustment(leaves, enters, value)
     }
 }
 
