@@ -27,7 +27,10 @@
 # manifest order) until their positions reach RESCORE_POSITIONS are labelled again by the new best
 # net at RESCORE_NODES nodes (`datagen rescore`, GEN_THREADS threads), join the pool as data of the
 # new generation and their sources are retired to pool/retired/ (a chess gen-7 file rescored by
-# gen 10 trained +23.7 ± 15.6 over its old labels, see docs/retraining.md).
+# gen 10 trained +23.7 ± 15.6 over its old labels, see docs/retraining.md). INIT=best starts each
+# attempt's training from the current best net's weights instead of random ones (`tuner train
+# --init`: fine-tuning; its width is the best net's, so leave --l1 out of TRAIN_FLAGS or give the
+# same, and give a lower LR), for a pool too small to train a stronger net from scratch.
 set -euo pipefail
 ROOT="${SENTE_LOOP_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 SENTE_DATA="${SENTE_DATA:-$HOME/sente-data}"
@@ -71,6 +74,11 @@ MAX_GEN="${MAX_GEN:-1000}"
 MAX_ATTEMPTS="${MAX_ATTEMPTS:-1000000}"
 RESCORE_POSITIONS="${RESCORE_POSITIONS:-0}"
 RESCORE_NODES="${RESCORE_NODES:-1000}"
+INIT="${INIT:-}"
+case "$INIT" in
+    "" | best) ;;
+    *) echo "INIT=$INIT: give INIT=best (start training from the best net) or leave it unset" >&2; exit 1 ;;
+esac
 
 [ -x "$BIN/datagen" ] || { echo "no binaries in $BIN: run scripts/loop/run.sh install" >&2; exit 1; }
 cd "$SENTE_DATA"
@@ -216,12 +224,14 @@ while true; do
         # files): every file of the pool's manifest.
         [ -f "$W/data.txt" ] || tail -n +3 "$GAME/pool/pool.tsv" | cut -f1 | sed "s|^|$GAME/pool/|" > "$W/data.txt"
         mapfile -t DATA < "$W/data.txt"
-        log "gen $GEN attempt $A: training on ${#DATA[@]} data files"
+        INIT_FLAGS=()
+        [ "$INIT" != best ] || INIT_FLAGS=(--init "$BEST")
+        log "gen $GEN attempt $A: training on ${#DATA[@]} data files${INIT:+ from $BEST}"
         # shellcheck disable=SC2086
         "$BIN/tuner" train --game "$GAME" --data "${DATA[@]}" --superbatches "$SUPERBATCHES" \
             --batches "$BATCHES" --batch "$BATCH" --lr "$LR" --wdl "$WDL" --val-every "$VAL_EVERY" \
             --threads "$THREADS" --seed "$SEED" --name "$GAME-gen$GEN" --out "$W/train" $TRAIN_FLAGS \
-            >> "$W/train.log" 2>&1
+            "${INIT_FLAGS[@]}" >> "$W/train.log" 2>&1
         "$BIN/datagen" stats --game "$GAME" "${DATA[@]}" > "$W/data-stats.txt" 2>&1
         touch "$W/trained"
     fi
@@ -264,7 +274,7 @@ while true; do
         GAMES_DONE="$(grep -oE "data: [0-9]+ games" "$W/data-stats.txt" | cut -d' ' -f2)"
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$GAME" "$NAME" "$GAME-$(sha256sum "$BEST" | cut -c1-12).nnue" \
             "$GAMES_DONE" "$POS" "$NODES" "$SEED (pool: $(wc -l < "$W/data.txt") runs)" \
-            "sb=$SUPERBATCHES x $BATCHES x $BATCH lr=$LR wdl=$WDL $TRAIN_FLAGS" "$RESULT" \
+            "sb=$SUPERBATCHES x $BATCHES x $BATCH lr=$LR wdl=$WDL $TRAIN_FLAGS${INIT:+ (fine-tuned from the parent)}" "$RESULT" \
             "$(date -u +%F)" >> "$GAME/promotions.tsv"
         echo "$GEN $GAME/nets/$NAME" > "$BEST_FILE.tmp" && mv "$BEST_FILE.tmp" "$BEST_FILE"
         log "gen $GEN promoted: $NAME (publish it with scripts/loop/publish.sh)"

@@ -226,3 +226,24 @@ def test_node_odds_scale_the_new_nets_nodes_by_its_measured_speed(tmp_path):
     assert wide_net.stat().st_size > narrow_net.stat().st_size
     nodes, ratio = node_odds(tmp_path / "bin" / "sente", "chess", wide_net, narrow_net, 5000, 1)
     assert 0.25 <= ratio <= 4 and abs(nodes - 5000 * ratio) <= 3, (nodes, ratio)
+
+
+def test_loop_fine_tunes_the_best_net_with_init_best(tmp_path):
+    """INIT=best: the attempt's training starts from the best net's weights (`tuner train --init`)
+    at the best net's width, and the loop says so; any other INIT is refused before anything runs."""
+    subprocess.run(["bash", str(RUN), "install"], env={**os.environ, "SENTE_DATA": str(tmp_path)},
+                   check=True, capture_output=True, timeout=170)
+    env = {**os.environ, "SENTE_DATA": str(tmp_path), **TINY, "INIT": "latest"}
+    refused = subprocess.run(["bash", str(RUN)], env=env, capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0 and "INIT=latest" in refused.stderr, refused.stderr
+    assert not (tmp_path / "shogi").exists()
+
+    log = loop(tmp_path, MAX_ATTEMPTS="1", INIT="best")
+    gen_best, best = (tmp_path / "shogi" / "best.txt").read_text().split()
+    gen = int(gen_best) + 1
+    assert f"gen {gen} attempt 1: training on 1 data files from {best}" in log, log
+    train_log = (tmp_path / "shogi" / f"gen{gen}" / "a1" / "train.log").read_text()
+    assert f"starting from {best}" in train_log, train_log
+    width = next(int(w) for w in re.findall(r"l1 (\d+)", train_log))
+    assert width == 256, train_log  # the shipped shogi net's width; the loop's own default is 128
+    assert log.rstrip().endswith(f"gen {gen}: MAX_ATTEMPTS 1 rejected"), log

@@ -9,6 +9,7 @@ pub mod data;
 pub mod elo_history;
 pub mod evaluate;
 pub mod fit_classical;
+pub mod init_net;
 pub mod model;
 pub mod plot;
 pub mod quantize;

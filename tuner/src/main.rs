@@ -88,6 +88,12 @@ enum Command {
         /// (128). The net header records it; a resume must give the same width.
         #[arg(long, value_parser = supported_l1)]
         l1: Option<usize>,
+        /// Start from this net file's weights instead of random ones: fine-tuning a promoted net
+        /// on new data (usually with a lower learning rate). Its width is the run's width unless
+        /// --l1 says otherwise (then refused). A resume continues from the checkpoint, which
+        /// must have started from the same file.
+        #[arg(long)]
+        init: Option<PathBuf>,
     },
     /// Draw the Elo-per-generation plot (`elo.png`, `elo.svg`) of the promoted nets.
     EloPlot {
@@ -239,6 +245,7 @@ fn run() -> Result<()> {
             no_factors,
             mirror,
             l1,
+            init,
         } => {
             if mirror && game == GameKind::Chess {
                 bail!("--mirror: chess has no exact left-right symmetry (castling); its features already mirror by the king's file");
@@ -268,7 +275,12 @@ fn run() -> Result<()> {
                 },
                 name,
                 factors: !no_factors,
-                l1: l1.unwrap_or_else(|| dispatch_game!(game, G => G::ARCH.l1)),
+                l1: match (l1, &init) {
+                    (Some(l1), _) => l1,
+                    (None, Some(path)) => net_file_width(path)?,
+                    (None, None) => dispatch_game!(game, G => G::ARCH.l1),
+                },
+                init,
             };
             dispatch_game!(game, G => train::<G>(&config, resume.as_deref())?);
             Ok(())
@@ -343,6 +355,14 @@ fn main() {
 }
 
 /// Runs rayon's work on `threads` threads.
+/// The hidden width a net file's header declares (the run's width for `--init` without `--l1`).
+fn net_file_width(path: &Path) -> Result<usize> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let header = sente::nnue::format::NetHeader::parse(&bytes)
+        .with_context(|| format!("{} is not a net file", path.display()))?;
+    Ok(header.arch.l1)
+}
+
 fn use_threads(threads: usize) -> Result<()> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))

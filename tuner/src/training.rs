@@ -5,7 +5,8 @@ use crate::adamw::AdamW;
 use crate::batch::Batch;
 use crate::checkpoint::{Checkpoint, CurvePoint};
 use crate::data::{load_games, validation_set, BatchStream, Filter, StreamPosition, TargetBlend};
-use crate::model::{FloatNet, Scratch};
+use crate::init_net::initial_net;
+use crate::model::{FloatNet, Scratch, WEIGHT_CLIP};
 use crate::plot::plot_curves;
 use crate::quantize::quantize;
 use crate::schedule::LrSchedule;
@@ -45,6 +46,9 @@ pub struct TrainConfig {
     /// or another of `arch::SUPPORTED_L1`. The checkpoint records the architecture; a resume
     /// must ask for the same width.
     pub l1: usize,
+    /// Start from this net file's weights (`tuner train --init`, fine-tuning) instead of random
+    /// ones; a resumed run continues from its checkpoint.
+    pub init: Option<PathBuf>,
 }
 
 impl TrainConfig {
@@ -62,8 +66,11 @@ impl TrainConfig {
         Ok(arch)
     }
 
-    /// The settings a resumed run must share with the one that wrote the checkpoint.
-    fn fingerprint(&self) -> String {
+    /// The settings a resumed run must share with the one that wrote the checkpoint; a run
+    /// started from a net (`init_checksum`, the file's FNV-1a) names it, so that a resume cannot
+    /// mix starting points (runs without one keep their earlier fingerprint).
+    fn fingerprint(&self, init_checksum: Option<u64>) -> String {
+        let init = init_checksum.map_or(String::new(), |sum| format!(" init={sum:016x}"));
         format!(
             "data={:?} val_every={} factors={} batches={} batch={} schedule={:?} lambda={} wd={} seed={} filter={:?}",
             self.data,
@@ -76,7 +83,7 @@ impl TrainConfig {
             self.weight_decay,
             self.seed,
             self.filter
-        )
+        ) + &init
     }
 }
 
@@ -161,6 +168,19 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
     );
     let val = validation_set::<G>(&val_games, &config.filter, &blend, 200_000);
 
+    let init = match &config.init {
+        Some(path) => {
+            let start = initial_net::<G>(path, arch.l1, config.factors)?;
+            eprintln!(
+                "tuner: starting from {} ({} weights beyond the clip ±{WEIGHT_CLIP} clamped)",
+                path.display(),
+                start.clamped
+            );
+            Some(start)
+        }
+        None => None,
+    };
+    let fingerprint = config.fingerprint(init.as_ref().map(|start| start.checksum));
     let own_checkpoint = checkpoint_path(&config.out);
     let resume_from = resume
         .map(Path::to_path_buf)
@@ -193,12 +213,12 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
                     arch
                 );
             }
-            if cp.settings != config.fingerprint() {
+            if cp.settings != fingerprint {
                 bail!(
                     "{} was written with other settings:\n  {}\nnow:\n  {}",
                     path.display(),
                     cp.settings,
-                    config.fingerprint()
+                    fingerprint
                 );
             }
             let mut net = FloatNet::for_game::<G>(arch, config.factors, config.seed);
@@ -215,13 +235,16 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
             (net, opt, cp)
         }
         None => {
-            let net = FloatNet::for_game::<G>(arch, config.factors, config.seed);
+            let net = match init {
+                Some(start) => start.net,
+                None => FloatNet::for_game::<G>(arch, config.factors, config.seed),
+            };
             let opt = AdamW::new(net.layout.total, config.weight_decay);
             let cp = Checkpoint {
                 magic: Checkpoint::new_magic(),
                 game: G::NAME.to_string(),
                 arch: arch.to_string(),
-                settings: config.fingerprint(),
+                settings: fingerprint.clone(),
                 params: Vec::new(),
                 adam_m: Vec::new(),
                 adam_v: Vec::new(),

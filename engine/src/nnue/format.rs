@@ -195,6 +195,16 @@ impl NetHeader {
 /// The file may have `expected` itself or any width variant of it (`Architecture::check_variant`):
 /// the payload is checked against the layout of the header's own architecture.
 pub fn validate(bytes: &[u8], expected: &Architecture) -> Result<NetHeader, NetFormatError> {
+    let header = validate_contents(bytes, expected)?;
+    if !(bytes.as_ptr() as usize).is_multiple_of(ALIGN) {
+        return Err(NetFormatError::Misaligned);
+    }
+    Ok(header)
+}
+
+/// Every check of `validate` but the alignment in memory: for a reader that copies the arrays
+/// out (`read_net`) rather than using them in place.
+fn validate_contents(bytes: &[u8], expected: &Architecture) -> Result<NetHeader, NetFormatError> {
     let header = NetHeader::parse(bytes)?;
     if header.arch.game_id != expected.game_id {
         return Err(NetFormatError::WrongGame {
@@ -232,10 +242,43 @@ pub fn validate(bytes: &[u8], expected: &Architecture) -> Result<NetHeader, NetF
     if fnv1a64(payload) != header.payload_checksum {
         return Err(NetFormatError::PayloadChecksum);
     }
-    if !(bytes.as_ptr() as usize).is_multiple_of(ALIGN) {
-        return Err(NetFormatError::Misaligned);
-    }
     Ok(header)
+}
+
+/// A net file's arrays copied out of it: the inverse of `write_net`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuantizedNet {
+    pub header: NetHeader,
+    pub ft_weights: Vec<i16>,
+    pub ft_bias: Vec<i16>,
+    pub out_weights: Vec<i16>,
+    pub out_bias: Vec<i32>,
+}
+
+/// Reads a complete net file (any alignment) of `expected` or one of its width variants, with
+/// every check of `validate`: the trainer starts a run from a net this way (`tuner train --init`).
+pub fn read_net(bytes: &[u8], expected: &Architecture) -> Result<QuantizedNet, NetFormatError> {
+    let header = validate_contents(bytes, expected)?;
+    let arch = header.arch;
+    let layout = PayloadLayout::of(&arch);
+    let payload = &bytes[HEADER_LEN..HEADER_LEN + layout.total];
+    let i16s = |at: usize, len: usize| -> Vec<i16> {
+        payload[at..at + 2 * len]
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect()
+    };
+    let out_bias = payload[layout.out_bias..layout.out_bias + 4 * arch.output_buckets]
+        .chunks_exact(4)
+        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    Ok(QuantizedNet {
+        ft_weights: i16s(layout.ft_weights, arch.feature_rows() * arch.l1),
+        ft_bias: i16s(layout.ft_bias, arch.l1),
+        out_weights: i16s(layout.out_weights, arch.output_buckets * 2 * arch.l1),
+        out_bias,
+        header,
+    })
 }
 
 /// Builds a complete net file from quantized arrays (used by the tuner and by tests).
@@ -297,5 +340,66 @@ mod tests {
         put_u64(&mut bytes, 56, arch_hash);
         let error = NetHeader::parse(&bytes).unwrap_err().to_string();
         assert!(error.contains("unknown activation id 1"), "{error}");
+    }
+
+    /// Arrays of every sign and size, different in each position, so that a swapped or shifted
+    /// array cannot read back equal.
+    fn sample_arrays(arch: &Architecture) -> (Vec<i16>, Vec<i16>, Vec<i16>, Vec<i32>) {
+        let ramp = |len: usize, step: i32| -> Vec<i16> {
+            (0..len)
+                .map(|i| ((i as i32 * step) % 65_521 - 32_000) as i16)
+                .collect()
+        };
+        let out_bias = (0..arch.output_buckets as i32)
+            .map(|i| i * 1_000_003 - 4_000_000)
+            .collect();
+        (
+            ramp(arch.feature_rows() * arch.l1, 7),
+            ramp(arch.l1, 13),
+            ramp(arch.output_buckets * 2 * arch.l1, 31),
+            out_bias,
+        )
+    }
+
+    #[test]
+    fn read_net_gives_back_what_write_net_wrote_at_any_alignment() {
+        let arch = CHESS.with_l1(256);
+        let (ft_w, ft_b, out_w, out_b) = sample_arrays(&arch);
+        let file = write_net(&arch, "round trip", &ft_w, &ft_b, &out_w, &out_b);
+        // One byte in front: the copy is misaligned, which `validate` refuses and `read_net` reads.
+        let mut shifted = vec![0u8];
+        shifted.extend_from_slice(&file);
+        let bytes = &shifted[1..];
+        if !(bytes.as_ptr() as usize).is_multiple_of(ALIGN) {
+            assert_eq!(validate(bytes, &CHESS), Err(NetFormatError::Misaligned));
+        }
+        let net = read_net(bytes, &CHESS).expect("a written net reads back");
+        assert_eq!(net.header.arch, arch);
+        assert_eq!(net.header.name, "round trip");
+        assert_eq!(net.ft_weights, ft_w);
+        assert_eq!(net.ft_bias, ft_b);
+        assert_eq!(net.out_weights, out_w);
+        assert_eq!(net.out_bias, out_b);
+    }
+
+    #[test]
+    fn read_net_refuses_a_damaged_payload_and_another_game() {
+        let (ft_w, ft_b, out_w, out_b) = sample_arrays(&CHESS);
+        let mut file = write_net(&CHESS, "damaged", &ft_w, &ft_b, &out_w, &out_b);
+        let shogi = crate::nnue::arch::SHOGI;
+        assert!(matches!(
+            read_net(&file, &shogi),
+            Err(NetFormatError::WrongGame { .. })
+        ));
+        let middle = HEADER_LEN + file.len() / 2;
+        file[middle] ^= 0x40;
+        assert_eq!(
+            read_net(&file, &CHESS),
+            Err(NetFormatError::PayloadChecksum)
+        );
+        assert!(matches!(
+            read_net(&file[..file.len() - 1], &CHESS),
+            Err(NetFormatError::Truncated { .. })
+        ));
     }
 }
