@@ -42,6 +42,27 @@ fn entering_king_declaration_is_the_answer() {
     assert!(!normal.declare_win);
 }
 
+/// One king step from a valid declaration: the search sees that the king's step into the camp
+/// wins, because every node checks for a declaration by its side to move (`Game::rule_outcome`),
+/// not only the root. (Depths 3 to 5 miss it: reverse futility at the opponent's node, eval far
+/// below beta by material, returns before the declaration two plies down is reached.)
+#[test]
+fn a_declaration_two_plies_away_is_found_inside_the_search() {
+    let mut root = pos("+R+B+P+P+P+P+P+P+P/9/+P+P+P6/4K4/9/9/9/9/8k b R3P 1");
+    root.set_rules(ShogiRules {
+        entering_king: EnteringKingRule::Points27,
+        max_plies: 0,
+    });
+    assert!(!root.can_declare_win());
+    let mut s = Searcher::new(ClassicalEval::default());
+    let (result, _) = run(&mut s, &root, &depth(6));
+    assert!(!result.declare_win);
+    assert_eq!(result.score, Score::MatePlies(2), "{result:?}");
+    // The king's step into the camp (ranks a to c): 6c, 5c or 4c.
+    let best = root.format_move(result.best.unwrap());
+    assert!(best.starts_with("5d") && best.ends_with('c'), "{best}");
+}
+
 #[test]
 fn byoyomi_is_used_but_not_exceeded() {
     let root = Position::startpos();

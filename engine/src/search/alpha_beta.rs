@@ -555,6 +555,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         return singular_beta;
                     } else if tt_v >= beta {
                         extension = -1;
+                    } else if features.negative_extensions {
+                        if cut_node {
+                            extension = -2;
+                        } else if tt_v <= value {
+                            extension = -1;
+                        }
                     }
                 } else if gives_check && features.check_extensions && G::EXTEND_CHECKS {
                     extension = 1;

@@ -96,6 +96,10 @@ pub struct SearchFeatures {
     /// Quiet moves are also scored and rewarded by a structure history: (pawn structure,
     /// `Game::correction_key`) × (piece, to square), as Stockfish's pawn history.
     pub pawn_history: bool,
+    /// A table move that is not singular is searched shallower: two plies less at an expected
+    /// cut node, one ply less when its table value is no better than the singular search's
+    /// (beside the one ply less a table value at or above beta always costs it).
+    pub negative_extensions: bool,
 }
 
 impl Default for SearchFeatures {
@@ -135,13 +139,14 @@ impl Default for SearchFeatures {
             threat_ordering: false,
             check_ordering: false,
             pawn_history: false,
+            negative_extensions: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 34] = [
+    pub const NAMES: [&'static str; 35] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -176,6 +181,7 @@ impl SearchFeatures {
         "threat_ordering",
         "check_ordering",
         "pawn_history",
+        "negative_extensions",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -214,6 +220,7 @@ impl SearchFeatures {
             "threat_ordering" => &mut self.threat_ordering,
             "check_ordering" => &mut self.check_ordering,
             "pawn_history" => &mut self.pawn_history,
+            "negative_extensions" => &mut self.negative_extensions,
             _ => return None,
         })
     }
