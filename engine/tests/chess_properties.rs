@@ -52,6 +52,11 @@ fn is_capture(pos: &Position, m: Move) -> bool {
 fn check_position(pos: &Position, rng: &mut Xoshiro256PlusPlus) -> Vec<Move> {
     let fen = pos.to_text();
     assert_eq!(pos.hash(), pos.hash_from_scratch(), "hash drift at {fen}");
+    assert_eq!(
+        (pos.correction_key(), pos.piece_keys()),
+        pos.compute_structure_keys(),
+        "structure-key drift at {fen}"
+    );
 
     let parsed = Position::from_text(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     assert_eq!(parsed.to_text(), fen);

@@ -191,21 +191,11 @@ impl Game for Position {
     const SEARCH_PARAMS: &'static str = "history_quadratic=32,history_linear=128,history_max=3200";
 
     fn correction_key(&self) -> u64 {
-        crate::game::mix_key(
-            self.pieces(Side::First, PieceKind::Pawn),
-            self.pieces(Side::Second, PieceKind::Pawn),
-        )
+        self.pawn_key
     }
 
     fn piece_keys(&self) -> [u64; 2] {
-        [Side::First, Side::Second].map(|side| {
-            let kind = |k| self.pieces(side, k);
-            crate::game::mix_key(
-                crate::game::mix_key(kind(PieceKind::Knight), kind(PieceKind::Bishop)),
-                crate::game::mix_key(kind(PieceKind::Rook), kind(PieceKind::Queen))
-                    ^ kind(PieceKind::King),
-            )
-        })
+        self.piece_keys
     }
 
     fn null_move_allowed(&self) -> bool {

@@ -18,6 +18,12 @@ pub struct Position {
     pub(crate) by_side: [u64; 2],
     pub(crate) board: [Piece; 64],
     pub(crate) hash: u64,
+    /// Per side, the Zobrist key of its pieces other than pawns (the correction history's
+    /// `Game::piece_keys`), kept up to date by `put` and `remove` like `hash`.
+    pub(crate) piece_keys: [u64; 2],
+    /// The Zobrist key of both sides' pawns (the correction history's structure key,
+    /// `Game::correction_key`), kept up to date the same way.
+    pub(crate) pawn_key: u64,
     /// Pieces of the side not to move that give check to the side to move's king.
     pub(crate) checkers: u64,
     pub(crate) side: Side,
@@ -41,6 +47,8 @@ impl Position {
             by_side: [0; 2],
             board: [NO_PIECE; 64],
             hash: 0,
+            piece_keys: [0; 2],
+            pawn_key: 0,
             checkers: 0,
             side: Side::First,
             castling: 0,
@@ -129,6 +137,16 @@ impl Position {
         self.by_side[(piece as usize / 6) & 1] |= b;
         self.board[sq as usize & 63] = piece;
         self.hash ^= ZOBRIST.pieces[piece as usize][sq as usize & 63];
+        self.toggle_piece_key(piece, sq);
+    }
+
+    /// Adds or takes out a piece's term of `pawn_key` (a pawn) or of its side's `piece_keys`.
+    #[inline(always)]
+    fn toggle_piece_key(&mut self, piece: Piece, sq: Square) {
+        let term = ZOBRIST.pieces[piece as usize][sq as usize & 63];
+        let pawn = ((piece_kind(piece) == PieceKind::Pawn) as u64).wrapping_neg();
+        self.pawn_key ^= term & pawn;
+        self.piece_keys[(piece as usize / 6) & 1] ^= term & !pawn;
     }
 
     #[inline(always)]
@@ -139,6 +157,7 @@ impl Position {
         self.by_side[(piece as usize / 6) & 1] &= !b;
         self.board[sq as usize & 63] = NO_PIECE;
         self.hash ^= ZOBRIST.pieces[piece as usize][sq as usize & 63];
+        self.toggle_piece_key(piece, sq);
         piece
     }
 
@@ -173,6 +192,24 @@ impl Position {
         let ksq = self.king_square(self.side);
         self.checkers = self.attackers_to_with(a, ksq, self.occupied())
             & self.by_side[self.side.flip().index()];
+    }
+
+    /// `pawn_key` and `piece_keys` recomputed from the board.
+    pub fn compute_structure_keys(&self) -> (u64, [u64; 2]) {
+        let (mut pawns, mut pieces) = (0, [0; 2]);
+        for sq in 0..64u8 {
+            let p = self.board[sq as usize];
+            if p == NO_PIECE {
+                continue;
+            }
+            let term = ZOBRIST.pieces[p as usize][sq as usize];
+            if piece_kind(p) == PieceKind::Pawn {
+                pawns ^= term;
+            } else {
+                pieces[piece_side(p).index()] ^= term;
+            }
+        }
+        (pawns, pieces)
     }
 
     /// Zobrist hash recomputed from the board and state.
