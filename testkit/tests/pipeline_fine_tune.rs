@@ -16,33 +16,9 @@ fn scratch(name: &str) -> PathBuf {
     support::scratch("fine-tune", name)
 }
 
-/// A short chess run on `data` into `out`, named `name`.
+/// A short chess run on `data` into `out`, named `name`, at learning rate `lr`.
 fn train_args(data: &Path, out: &Path, name: &str, lr: &str) -> Vec<String> {
-    [
-        "train",
-        "--game",
-        "chess",
-        "--data",
-        data.to_str().unwrap(),
-        "--superbatches",
-        "2",
-        "--batches",
-        "3",
-        "--batch",
-        "256",
-        "--lr",
-        lr,
-        "--threads",
-        "2",
-        "--seed",
-        "5",
-        "--name",
-        name,
-        "--out",
-        out.to_str().unwrap(),
-    ]
-    .map(String::from)
-    .to_vec()
+    with(support::chess_train_args(data, out, name), "--lr", lr)
 }
 
 fn read(path: &Path) -> QuantizedNet {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use support::TUNER;
+use support::{with, TUNER};
 
 fn scratch(name: &str) -> PathBuf {
     support::scratch("tuner", name)
@@ -23,30 +23,17 @@ fn chess_data(dir: &Path) -> PathBuf {
 
 fn train_args(data: &Path, out: &Path) -> Vec<String> {
     [
-        "train",
-        "--game",
-        "chess",
-        "--data",
-        data.to_str().unwrap(),
-        "--superbatches",
-        "6",
-        "--batches",
-        "4",
-        "--batch",
-        "512",
-        "--lr",
-        "cosine:0.002:0.0002",
-        "--threads",
-        "2",
-        "--seed",
-        "3",
-        "--name",
-        "resume-test",
-        "--out",
-        out.to_str().unwrap(),
+        ("--superbatches", "6"),
+        ("--batches", "4"),
+        ("--batch", "512"),
+        ("--lr", "cosine:0.002:0.0002"),
+        ("--seed", "3"),
     ]
-    .map(String::from)
-    .to_vec()
+    .iter()
+    .fold(
+        support::chess_train_args(data, out, "resume-test"),
+        |args, (flag, value)| with(args, flag, value),
+    )
 }
 
 #[test]

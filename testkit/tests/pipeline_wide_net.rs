@@ -25,35 +25,11 @@ fn scratch(name: &str) -> PathBuf {
 
 /// A few batches of a chess net `--l1` wide (flag left out when `None`).
 fn train_args(data: &Path, out: &Path, l1: Option<&str>) -> Vec<String> {
-    let mut args: Vec<String> = [
-        "train",
-        "--game",
-        "chess",
-        "--data",
-        data.to_str().unwrap(),
-        "--superbatches",
-        "2",
-        "--batches",
-        "3",
-        "--batch",
-        "256",
-        "--lr",
-        "cosine:0.002:0.0005",
-        "--threads",
-        "2",
-        "--seed",
-        "5",
-        "--name",
-        "wide",
-        "--out",
-        out.to_str().unwrap(),
-    ]
-    .map(String::from)
-    .to_vec();
-    if let Some(l1) = l1 {
-        args = with(args, "--l1", l1);
+    let args = support::chess_train_args(data, out, "wide");
+    match l1 {
+        Some(l1) => with(args, "--l1", l1),
+        None => args,
     }
-    args
 }
 
 /// `sente` (UCI) with `EvalFile` set to `net`: the `info string` the load answers and the

@@ -56,6 +56,37 @@ pub fn eval_args(model: &str, data: &[&Path]) -> Vec<String> {
     args
 }
 
+/// A short `tuner train` of chess on `data` into `out`, the net named `name`: 2 superbatches of
+/// 3 batches of 256 positions, lr cosine 0.002 → 0.0005, 2 threads, seed 5 (change any with
+/// `with`).
+pub fn chess_train_args(data: &Path, out: &Path, name: &str) -> Vec<String> {
+    [
+        "train",
+        "--game",
+        "chess",
+        "--data",
+        data.to_str().unwrap(),
+        "--superbatches",
+        "2",
+        "--batches",
+        "3",
+        "--batch",
+        "256",
+        "--lr",
+        "cosine:0.002:0.0005",
+        "--threads",
+        "2",
+        "--seed",
+        "5",
+        "--name",
+        name,
+        "--out",
+        out.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 /// `args` with `flag` set to `value` (replaced if present, else added).
 pub fn with(mut args: Vec<String>, flag: &str, value: &str) -> Vec<String> {
     match args.iter().position(|a| a == flag) {
