@@ -51,7 +51,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
-        let params = shared.params;
+        let params = &shared.params;
         if depth <= 0 {
             return self.quiescence(pos, shared, main, alpha, beta, ply);
         }
@@ -63,7 +63,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         let excluded = self.stack[ply].excluded;
-        let features = shared.features;
+        let features = &shared.features;
 
         if !root {
             if let Some(outcome) = pos.rule_outcome(&self.game_history, true) {

@@ -33,13 +33,15 @@ pub type ContinuationKeys = [Option<PieceTo>; CONTINUATION_PLIES];
 pub struct HistoryTables<G: Game> {
     /// `[side][from_slot][to]`.
     butterfly: Vec<i16>,
-    /// `[previous piece_to][piece_to]` (10 MB in shogi: huge pages spare its TLB misses).
+    /// `[previous piece_to][piece_to]` (10 MB in shogi: huge pages spare its TLB misses), then
+    /// one row of zeros (`ZERO_ROW`) that scores a missing key without a branch.
     continuation: LargePageArray<i16>,
     /// `[piece_to][captured kind]`: how often a capture cut off (all zero unless the search's
     /// `capture_history` switch is on).
     capture: Vec<i16>,
     /// `[structure bucket][piece_to]`: quiet moves by the pawn structure they were played in
-    /// (`Game::correction_key`; all zero unless the search's `pawn_history` switch is on).
+    /// (`Game::correction_key`; all zero unless the search's `pawn_history` switch is on), then
+    /// one row of zeros for a node without a bucket.
     structure: Vec<i16>,
     /// `[previous piece_to]` → the refutation last seen.
     counter: Vec<G::Move>,
@@ -63,9 +65,11 @@ impl<G: Game> HistoryTables<G> {
     pub fn try_new(max_ply: usize) -> Option<Self> {
         Some(Self {
             butterfly: vec![0; 2 * G::FROM_SLOTS * G::SQUARES],
-            continuation: LargePageArray::try_new(Self::PIECE_TO_COUNT * Self::PIECE_TO_COUNT)?,
+            continuation: LargePageArray::try_new(
+                (Self::PIECE_TO_COUNT + 1) * Self::PIECE_TO_COUNT,
+            )?,
             capture: vec![0; Self::PIECE_TO_COUNT * G::CAPTURE_KINDS],
-            structure: vec![0; STRUCTURE_BUCKETS * Self::PIECE_TO_COUNT],
+            structure: vec![0; (STRUCTURE_BUCKETS + 1) * Self::PIECE_TO_COUNT],
             counter: vec![G::Move::NONE; Self::PIECE_TO_COUNT],
             killers: vec![[G::Move::NONE; 2]; max_ply + 2],
         })
@@ -101,6 +105,26 @@ impl<G: Game> HistoryTables<G> {
         previous.map_or(0, |p| {
             self.continuation[p * Self::PIECE_TO_COUNT + current] as i32
         })
+    }
+
+    /// The rows that score the quiet moves of one node (`QuietRows::score`), looked up once:
+    /// `side`'s butterfly table, the continuation row of each earlier move and the structure
+    /// bucket's row, a row of zeros standing in for a missing key.
+    pub fn quiet_rows(
+        &self,
+        side: Side,
+        previous: ContinuationKeys,
+        structure: Option<usize>,
+    ) -> QuietRows<'_, G> {
+        let n = Self::PIECE_TO_COUNT;
+        let butterfly_len = G::FROM_SLOTS * G::SQUARES;
+        let row = |key: Option<usize>, zero_row: usize| key.unwrap_or(zero_row) * n;
+        QuietRows {
+            butterfly: &self.butterfly[side.index() * butterfly_len..][..butterfly_len],
+            continuation: previous.map(|p| &self.continuation[row(p, n)..][..n]),
+            structure: &self.structure[row(structure, STRUCTURE_BUCKETS)..][..n],
+            game: std::marker::PhantomData,
+        }
     }
 
     /// Combined quiet-move score: butterfly plus the continuations of the earlier moves.
@@ -214,6 +238,33 @@ impl<G: Game> HistoryTables<G> {
     }
 }
 
+/// One node's rows of the quiet-move tables (`HistoryTables::quiet_rows`): a quiet move's score
+/// is a sum of five lookups, without a branch per missing key.
+pub struct QuietRows<'a, G: Game> {
+    /// `[from_slot][to]` of the side to move.
+    butterfly: &'a [i16],
+    /// `[piece_to]` after each earlier move (zeros for a missing one).
+    continuation: [&'a [i16]; CONTINUATION_PLIES],
+    /// `[piece_to]` in the node's structure bucket (zeros without one).
+    structure: &'a [i16],
+    game: std::marker::PhantomData<G>,
+}
+
+impl<G: Game> QuietRows<'_, G> {
+    /// `HistoryTables::quiet_score` plus `structure_score` of the quiet move `m` (whose
+    /// (piece, to) index is `current`).
+    #[inline]
+    pub fn score(&self, m: G::Move, current: PieceTo) -> i32 {
+        let from_to = G::move_from_slot(m) * G::SQUARES + G::move_to_square(m);
+        self.continuation
+            .iter()
+            .fold(self.butterfly[from_to] as i32, |sum, row| {
+                sum + row[current] as i32
+            })
+            + self.structure[current] as i32
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,6 +292,50 @@ mod tests {
         );
         h.clear();
         assert_eq!(h.structure_score(Some(a), piece_to), 0);
+    }
+
+    #[test]
+    fn a_node_s_rows_score_as_the_tables_do_with_and_without_keys() {
+        use crate::chess::Position;
+        let pos = Position::startpos();
+        let mut tables = HistoryTables::<Position>::new(8);
+        let side = pos.side_to_move();
+        let moves: Vec<_> = ["g1f3", "b1c3", "e2e4", "a2a3"]
+            .iter()
+            .map(|text| pos.parse_move(text).unwrap())
+            .collect();
+        let keys: ContinuationKeys = [Some(3), Some(70), Some(500)];
+        let bucket = Some(HistoryTables::<Position>::structure_bucket(
+            pos.correction_key(),
+        ));
+        for (i, &m) in moves.iter().enumerate() {
+            let current = tables.piece_to(&pos, m);
+            let bonus = 300 * (i as i32 + 1) * if i % 2 == 0 { 1 } else { -1 };
+            tables.update_quiet(side, m, current, keys, bonus);
+            tables.update_structure(bucket, current, -bonus / 2);
+        }
+        for previous in [keys, [None, Some(70), None], [None; CONTINUATION_PLIES]] {
+            for structure in [bucket, None] {
+                let rows = tables.quiet_rows(side, previous, structure);
+                for &m in &moves {
+                    let current = tables.piece_to(&pos, m);
+                    let expected = tables.quiet_score(side, m, current, previous)
+                        + tables.structure_score(structure, current);
+                    assert_eq!(
+                        rows.score(m, current),
+                        expected,
+                        "{previous:?} {structure:?}"
+                    );
+                }
+            }
+        }
+        let rows = tables.quiet_rows(side, keys, bucket);
+        let current = tables.piece_to(&pos, moves[0]);
+        assert_ne!(
+            rows.score(moves[0], current),
+            0,
+            "the rows see the learned values"
+        );
     }
 
     #[test]

@@ -116,14 +116,12 @@ fn score_pending_quiets<G: Game>(
     context: &OrderingContext<G::Move>,
     history: &HistoryTables<G>,
 ) {
-    let side = pos.side_to_move();
+    let rows = history.quiet_rows(pos.side_to_move(), context.previous, context.structure);
     let threats = context.threat_ordering.then(|| pos.threats());
     let check_info = context.check_ordering.then(|| pos.check_info());
     for (&m, score) in moves[from..].iter().zip(scores[from..].iter_mut()) {
         if *score == QUIET_PENDING {
-            let piece_to = history.piece_to(pos, m);
-            *score = history.quiet_score(side, m, piece_to, context.previous)
-                + history.structure_score(context.structure, piece_to);
+            *score = rows.score(m, history.piece_to(pos, m));
             if let Some(threats) = &threats {
                 *score += pos.threat_order(threats, m);
             }
