@@ -171,7 +171,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             .then(|| self.correction_keys(pos, ply, features.correction_tables));
         let static_eval = match &correction_keys {
             _ if in_check => NO_EVAL,
-            Some(keys) => self.corrected_by(pos, raw_eval, keys, &features),
+            Some(keys) => self.corrected_by(pos, raw_eval, keys, features),
             None => raw_eval,
         };
         let mut eval = static_eval;
