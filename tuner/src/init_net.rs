@@ -39,49 +39,35 @@ pub fn initial_net<G: NnueGame>(path: &Path, l1: usize, factors: bool) -> Result
             arch.l1
         );
     }
+    // The factor rows start at zero (`FloatNet::for_game`); everything else comes from the file.
     let mut net = FloatNet::for_game::<G>(arch, factors, 0);
     let layout = net.layout;
     let (qa, qb) = (arch.qa as f32, arch.qb as f32);
     let mut clamped = 0;
-    let mut fill = |target: &mut [f32], values: &[i16], scale: f32, clip: bool| {
+    let mut clipped = |target: &mut [f32], values: &[i16], scale: f32| {
         assert_eq!(target.len(), values.len());
         for (t, &q) in target.iter_mut().zip(values) {
             let value = q as f32 / scale;
-            if clip && value.abs() > WEIGHT_CLIP {
-                clamped += 1;
-            }
-            *t = if clip {
-                value.clamp(-WEIGHT_CLIP, WEIGHT_CLIP)
-            } else {
-                value
-            };
+            clamped += (value.abs() > WEIGHT_CLIP) as usize;
+            *t = value.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
         }
     };
     let real_end = layout.ft_w + arch.feature_rows() * arch.l1;
-    fill(
-        &mut net.params[layout.ft_w..real_end],
-        &file.ft_weights,
-        qa,
-        true,
-    );
-    net.params[real_end..layout.ft_b].fill(0.0);
-    fill(
-        &mut net.params[layout.ft_b..layout.out_w],
-        &file.ft_bias,
-        qa,
-        false,
-    );
-    fill(
+    clipped(&mut net.params[layout.ft_w..real_end], &file.ft_weights, qa);
+    clipped(
         &mut net.params[layout.out_w..layout.out_b],
         &file.out_weights,
         qb,
-        true,
     );
-    for (t, &b) in net.params[layout.out_b..layout.total]
-        .iter_mut()
-        .zip(&file.out_bias)
-    {
-        *t = b as f32 / (qa * qb);
+    let ft_bias = &mut net.params[layout.ft_b..layout.out_w];
+    assert_eq!(ft_bias.len(), file.ft_bias.len());
+    for (t, &q) in ft_bias.iter_mut().zip(&file.ft_bias) {
+        *t = q as f32 / qa;
+    }
+    let out_bias = &mut net.params[layout.out_b..layout.total];
+    assert_eq!(out_bias.len(), file.out_bias.len());
+    for (t, &q) in out_bias.iter_mut().zip(&file.out_bias) {
+        *t = q as f32 / (qa * qb);
     }
     Ok(InitialNet {
         net,

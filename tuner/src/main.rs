@@ -354,7 +354,6 @@ fn main() {
     }
 }
 
-/// Runs rayon's work on `threads` threads.
 /// The hidden width a net file's header declares (the run's width for `--init` without `--l1`).
 fn net_file_width(path: &Path) -> Result<usize> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
@@ -363,6 +362,7 @@ fn net_file_width(path: &Path) -> Result<usize> {
     Ok(header.arch.l1)
 }
 
+/// Runs rayon's work on `threads` threads.
 fn use_threads(threads: usize) -> Result<()> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))

@@ -136,14 +136,15 @@ impl Position {
         self.by_kind[piece_kind(piece) as usize] |= b;
         self.by_side[(piece as usize / 6) & 1] |= b;
         self.board[sq as usize & 63] = piece;
-        self.hash ^= ZOBRIST.pieces[piece as usize][sq as usize & 63];
-        self.toggle_piece_key(piece, sq);
+        self.toggle_keys(piece, sq);
     }
 
-    /// Adds or takes out a piece's term of `pawn_key` (a pawn) or of its side's `piece_keys`.
+    /// Adds or takes out a piece's Zobrist term: of `hash`, and of `pawn_key` (a pawn) or of its
+    /// side's `piece_keys`.
     #[inline(always)]
-    fn toggle_piece_key(&mut self, piece: Piece, sq: Square) {
+    fn toggle_keys(&mut self, piece: Piece, sq: Square) {
         let term = ZOBRIST.pieces[piece as usize][sq as usize & 63];
+        self.hash ^= term;
         let pawn = ((piece_kind(piece) == PieceKind::Pawn) as u64).wrapping_neg();
         self.pawn_key ^= term & pawn;
         self.piece_keys[(piece as usize / 6) & 1] ^= term & !pawn;
@@ -156,8 +157,7 @@ impl Position {
         self.by_kind[piece_kind(piece) as usize] &= !b;
         self.by_side[(piece as usize / 6) & 1] &= !b;
         self.board[sq as usize & 63] = NO_PIECE;
-        self.hash ^= ZOBRIST.pieces[piece as usize][sq as usize & 63];
-        self.toggle_piece_key(piece, sq);
+        self.toggle_keys(piece, sq);
         piece
     }
 
