@@ -2,12 +2,14 @@
 //! depth-limited searches of both games (one and two threads) equals the from-scratch
 //! evaluation of that position, so the search's reset/push/pop pattern (null moves, quiescence,
 //! re-searches) keeps the incremental accumulators exact, at the default hidden width and a wider
-//! one; and a search with NNUE returns a legal move.
+//! one, also when the threads keep their evaluators from one search to the next; a new evaluator
+//! reaches every thread; and a search with NNUE returns a legal move.
 
 mod nnue_support;
 
 use nnue_support::*;
 use sente::eval::Evaluator;
+use sente::game::Game;
 use sente::nnue::{evaluate_from_scratch, Network, NnueEval, NnueGame, SimdLevel};
 use sente::search::{Limits, SearchControl, SearchOptions, Searcher};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -98,4 +100,55 @@ fn shogi_search_evaluations_equal_the_from_scratch_evaluation() {
     search_checked::<sente::shogi::Position>(shogi_net(), SHOGI_STARTS, 6, 1);
     search_checked::<sente::shogi::Position>(shogi_net(), &SHOGI_STARTS[..2], 7, 2);
     search_checked::<sente::shogi::Position>(shogi_net_of_width(256), &SHOGI_STARTS[..2], 7, 1);
+}
+
+/// One searcher, one search, then `set_evaluator` with another net (of another width): every
+/// thread's evaluations of the next searches are the new net's (each checked against it from
+/// scratch), none the old one's.
+#[test]
+fn a_new_evaluator_reaches_every_search_thread() {
+    type Chess = sente::chess::Position;
+    let checked_with = |net: Arc<Network>| {
+        let checked = Arc::new(AtomicUsize::new(0));
+        let eval = CheckedNnue {
+            inner: NnueEval::<Chess>::new(Arc::clone(&net)).unwrap(),
+            net,
+            checked: Arc::clone(&checked),
+        };
+        (eval, checked)
+    };
+    let (first, first_count) = checked_with(chess_net());
+    let (second, second_count) = checked_with(chess_net_of_width(256));
+    let mut searcher = Searcher::new(first);
+    searcher.set_threads(2);
+    let search = |searcher: &mut Searcher<Chess, CheckedNnue<Chess>>, text: &str| {
+        let root = Chess::from_text(text).unwrap();
+        let limits = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        let result = searcher.search(
+            &root,
+            &[],
+            &limits,
+            &SearchOptions::default(),
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        assert!(root.is_legal_move(result.best.unwrap()));
+    };
+    search(&mut searcher, CHESS_STARTS[0]);
+    let before = first_count.load(Ordering::Relaxed);
+    assert!(before > 100, "the first net evaluated {before} positions");
+    searcher.set_evaluator(second);
+    for text in &CHESS_STARTS[..3] {
+        search(&mut searcher, text);
+    }
+    assert_eq!(
+        first_count.load(Ordering::Relaxed),
+        before,
+        "a thread still used the old net"
+    );
+    let after = second_count.load(Ordering::Relaxed);
+    assert!(after > 300, "the new net evaluated {after} positions");
 }
