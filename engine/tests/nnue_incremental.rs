@@ -5,7 +5,8 @@
 //! from-scratch evaluation. The playouts branch like a search (children pushed, evaluated or
 //! not, popped; null moves) and are checked to contain captures, promotions, castling, en
 //! passant, drops and king moves across buckets and the mirror line. Pushes beyond the stack's
-//! capacity still evaluate correctly.
+//! capacity still evaluate correctly. Only the root and nodes below a king that changed its key
+//! are rebuilt from the refresh cache; every other node updates from an ancestor.
 
 mod nnue_support;
 
@@ -294,6 +295,42 @@ fn pushes_beyond_the_stack_at_width(l1: usize) {
     // Unbalanced pops never panic; the root still evaluates.
     eval.pop();
     check_against_reference(&mut eval, &net, &line[0]);
+}
+
+/// The root is computed at `reset`, so the children of a root that was never evaluated update
+/// from it instead of each going to the refresh cache; a king move across the mirror line is
+/// rebuilt from the cache for its own side only.
+#[test]
+fn only_the_root_and_king_key_changes_go_to_the_refresh_cache() {
+    type Chess = sente::chess::Position;
+    let net = chess_net();
+    let mut eval = NnueEval::<Chess>::new(Arc::clone(&net)).unwrap();
+    // White's king on e1 crosses the mirror line with Kd1; Black's king stays.
+    let root =
+        Chess::from_text("r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w - - 0 1").unwrap();
+    eval.reset(&root);
+    assert_eq!(eval.refreshes(), 2, "the root, both perspectives");
+    let moves = legal(&root);
+    assert!(moves.len() > 30);
+    for &m in &moves {
+        let mut child = root;
+        child.make_move(m);
+        eval.push(&child);
+        check_against_reference(&mut eval, &net, &child);
+        eval.pop();
+    }
+    assert_eq!(
+        eval.refreshes(),
+        2 + 1,
+        "only Kd1 (the one move across the mirror line) is rebuilt from the cache"
+    );
+    // A second search from the same root: the root again, nothing else.
+    eval.reset(&root);
+    let mut child = root;
+    child.make_move(child.parse_move("a2a3").unwrap());
+    eval.push(&child);
+    check_against_reference(&mut eval, &net, &child);
+    assert_eq!(eval.refreshes(), 3 + 2);
 }
 
 #[test]

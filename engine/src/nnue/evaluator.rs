@@ -49,6 +49,8 @@ pub struct NnueEval<G: NnueGame> {
     cache: RefreshCache<G>,
     /// Accumulators of a node beyond the stack (`[2][l1]`).
     spill: AlignedBuffer,
+    /// Stack accumulators rebuilt from the refresh cache so far (`refreshes`).
+    refreshes: u64,
 }
 
 impl<G: NnueGame> NnueEval<G> {
@@ -78,12 +80,19 @@ impl<G: NnueGame> NnueEval<G> {
             overflow: 0,
             cache: RefreshCache::new(&net),
             spill: AlignedBuffer::zeroed(2 * l1),
+            refreshes: 0,
             net,
         })
     }
 
     pub fn network(&self) -> &Arc<Network> {
         &self.net
+    }
+
+    /// How many stack accumulators were rebuilt from the refresh cache (the root's and those
+    /// below a king that changed its key) rather than updated from their parent's.
+    pub fn refreshes(&self) -> u64 {
+        self.refreshes
     }
 
     pub fn simd_level(&self) -> SimdLevel {
@@ -120,6 +129,7 @@ impl<G: NnueGame> NnueEval<G> {
                     .refresh(&self.net, self.level, pos, perspective, dst);
                 self.nodes[cur].king_keys[p] = key as u8;
                 self.nodes[cur].computed[p] = true;
+                self.refreshes += 1;
                 return;
             }
             i -= 1;
@@ -197,6 +207,12 @@ impl<G: NnueGame> Evaluator<G> for NnueEval<G> {
             computed: [false; 2],
             hash: root.hash(),
         };
+        // The root's accumulators now, from the refresh cache: every node of the search then
+        // walks back to a computed ancestor at worst here, instead of each going to the cache
+        // when the root (whose static evaluation often comes from the table) was never evaluated.
+        for side in [Side::First, Side::Second] {
+            self.materialise(root, side);
+        }
     }
 
     fn push(&mut self, child: &G) {
