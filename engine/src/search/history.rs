@@ -43,6 +43,11 @@ pub struct HistoryTables<G: Game> {
     /// (`Game::correction_key`; all zero unless the search's `pawn_history` switch is on), then
     /// one row of zeros for a node without a bucket.
     structure: Vec<i16>,
+    /// The rows of `continuation` and of `structure` written since the last `clear` (which
+    /// clears only those: a shogi continuation table is 12 MB, and self-play clears every
+    /// searcher before each game and each opening check).
+    continuation_written: WrittenRows,
+    structure_written: WrittenRows,
     /// `[previous piece_to]` → the refutation last seen.
     counter: Vec<G::Move>,
     /// Two killers per ply.
@@ -70,6 +75,8 @@ impl<G: Game> HistoryTables<G> {
             )?,
             capture: vec![0; Self::PIECE_TO_COUNT * G::CAPTURE_KINDS],
             structure: vec![0; (STRUCTURE_BUCKETS + 1) * Self::PIECE_TO_COUNT],
+            continuation_written: WrittenRows::new(Self::PIECE_TO_COUNT),
+            structure_written: WrittenRows::new(STRUCTURE_BUCKETS),
             counter: vec![G::Move::NONE; Self::PIECE_TO_COUNT],
             killers: vec![[G::Move::NONE; 2]; max_ply + 2],
         })
@@ -77,9 +84,14 @@ impl<G: Game> HistoryTables<G> {
 
     pub fn clear(&mut self) {
         self.butterfly.fill(0);
-        self.continuation.fill(0);
+        let n = Self::PIECE_TO_COUNT;
+        let continuation = &mut *self.continuation;
+        self.continuation_written
+            .drain(|row| continuation[row * n..][..n].fill(0));
+        let structure = &mut self.structure;
+        self.structure_written
+            .drain(|row| structure[row * n..][..n].fill(0));
         self.capture.fill(0);
-        self.structure.fill(0);
         self.counter.fill(G::Move::NONE);
         self.clear_killers();
     }
@@ -169,6 +181,7 @@ impl<G: Game> HistoryTables<G> {
         bonus: i32,
     ) {
         for p in previous.into_iter().flatten() {
+            self.continuation_written.mark(p);
             let index = p * Self::PIECE_TO_COUNT + current;
             apply(&mut self.continuation[index], bonus);
         }
@@ -189,6 +202,7 @@ impl<G: Game> HistoryTables<G> {
     /// Rewards (`bonus > 0`) or punishes the quiet move `current` in structure `bucket`.
     pub fn update_structure(&mut self, bucket: Option<usize>, current: PieceTo, bonus: i32) {
         if let Some(b) = bucket {
+            self.structure_written.mark(b);
             apply(
                 &mut self.structure[b * Self::PIECE_TO_COUNT + current],
                 bonus,
@@ -234,6 +248,30 @@ impl<G: Game> HistoryTables<G> {
     pub fn set_counter(&mut self, previous: Option<PieceTo>, m: G::Move) {
         if let Some(p) = previous {
             self.counter[p] = m;
+        }
+    }
+}
+
+/// Which rows of a table were written since it was last cleared: one bit per row.
+struct WrittenRows(Vec<u64>);
+
+impl WrittenRows {
+    fn new(rows: usize) -> Self {
+        Self(vec![0; rows.div_ceil(64)])
+    }
+
+    #[inline]
+    fn mark(&mut self, row: usize) {
+        self.0[row / 64] |= 1 << (row % 64);
+    }
+
+    /// Calls `clear_row` with every marked row, and unmarks them.
+    fn drain(&mut self, mut clear_row: impl FnMut(usize)) {
+        for (i, word) in self.0.iter_mut().enumerate() {
+            while *word != 0 {
+                clear_row(i * 64 + word.trailing_zeros() as usize);
+                *word &= *word - 1;
+            }
         }
     }
 }
@@ -336,6 +374,39 @@ mod tests {
             0,
             "the rows see the learned values"
         );
+    }
+
+    #[test]
+    fn clear_zeroes_every_written_row_and_only_those_need_it() {
+        use crate::shogi::Position;
+        let pos = Position::startpos();
+        let mut tables = HistoryTables::<Position>::new(8);
+        let side = pos.side_to_move();
+        let moves = {
+            use crate::movelist::MoveList;
+            let mut list = <Position as Game>::Moves::default();
+            pos.generate_legal(&mut list);
+            list.as_slice().to_vec()
+        };
+        let n = HistoryTables::<Position>::PIECE_TO_COUNT;
+        for round in 0..3 {
+            for (i, &m) in moves.iter().enumerate() {
+                let current = tables.piece_to(&pos, m);
+                // Keys spread over the whole table, first and last rows included.
+                let key = |k: usize| Some((i * 977 + k * 131 + round * 17) % n);
+                let keys: ContinuationKeys = [key(0), Some(n - 1 - i % 7), key(2)];
+                let bucket = Some((i * 37 + round) % STRUCTURE_BUCKETS);
+                tables.update_quiet(side, m, current, keys, 400 + i as i32);
+                tables.update_structure(bucket, current, -300);
+                tables.update_continuation(current, [Some(0), None, None], 200);
+            }
+            assert!(tables.continuation.iter().any(|&v| v != 0));
+            assert!(tables.structure.iter().any(|&v| v != 0));
+            tables.clear();
+            assert!(tables.continuation.iter().all(|&v| v == 0), "round {round}");
+            assert!(tables.structure.iter().all(|&v| v == 0), "round {round}");
+            assert!(tables.butterfly.iter().all(|&v| v == 0));
+        }
     }
 
     #[test]
