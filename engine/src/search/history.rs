@@ -34,7 +34,7 @@ pub struct HistoryTables<G: Game> {
     /// `[side][from_slot][to]`.
     butterfly: Vec<i16>,
     /// `[previous piece_to][piece_to]` (10 MB in shogi: huge pages spare its TLB misses), then
-    /// one row of zeros (`ZERO_ROW`) that scores a missing key without a branch.
+    /// one row of zeros that scores a missing key without a branch (`quiet_rows`).
     continuation: LargePageArray<i16>,
     /// `[piece_to][captured kind]`: how often a capture cut off (all zero unless the search's
     /// `capture_history` switch is on).
@@ -44,7 +44,7 @@ pub struct HistoryTables<G: Game> {
     /// one row of zeros for a node without a bucket.
     structure: Vec<i16>,
     /// The rows of `continuation` and of `structure` written since the last `clear` (which
-    /// clears only those: a shogi continuation table is 12 MB, and self-play clears every
+    /// clears only those: a shogi continuation table is 10 MB, and self-play clears every
     /// searcher before each game and each opening check).
     continuation_written: WrittenRows,
     structure_written: WrittenRows,
