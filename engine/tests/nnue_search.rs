@@ -50,13 +50,37 @@ impl<G: NnueGame> Evaluator<G> for CheckedNnue<G> {
     }
 }
 
-fn search_checked<G: NnueGame>(net: Arc<Network>, starts: &[&str], depth: u32, threads: usize) {
+/// A self-checking evaluator of `net` and its count of checked evaluations.
+fn checked_eval<G: NnueGame>(net: Arc<Network>) -> (CheckedNnue<G>, Arc<AtomicUsize>) {
     let checked = Arc::new(AtomicUsize::new(0));
     let eval = CheckedNnue {
         inner: NnueEval::<G>::new(Arc::clone(&net)).unwrap(),
         net,
         checked: Arc::clone(&checked),
     };
+    (eval, checked)
+}
+
+/// Searches `root` to `depth` and checks that the move found is legal.
+fn search_to_depth<G: NnueGame>(searcher: &mut Searcher<G, CheckedNnue<G>>, root: &G, depth: u32) {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let result = searcher.search(
+        root,
+        &[],
+        &limits,
+        &SearchOptions::default(),
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    let best = result.best.expect("a legal move exists");
+    assert!(root.is_legal_move(best), "{}: {best:?}", root.to_text());
+}
+
+fn search_checked<G: NnueGame>(net: Arc<Network>, starts: &[&str], depth: u32, threads: usize) {
+    let (eval, checked) = checked_eval::<G>(net);
     let mut searcher = Searcher::new(eval);
     searcher.set_threads(threads);
     for text in starts {
@@ -64,20 +88,7 @@ fn search_checked<G: NnueGame>(net: Arc<Network>, starts: &[&str], depth: u32, t
         if legal(&root).is_empty() {
             continue;
         }
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let result = searcher.search(
-            &root,
-            &[],
-            &limits,
-            &SearchOptions::default(),
-            &SearchControl::default(),
-            &mut |_| {},
-        );
-        let best = result.best.expect("a legal move exists");
-        assert!(root.is_legal_move(best), "{}: {best:?}", root.to_text());
+        search_to_depth(&mut searcher, &root, depth);
     }
     let n = checked.load(Ordering::Relaxed);
     println!(
@@ -108,34 +119,12 @@ fn shogi_search_evaluations_equal_the_from_scratch_evaluation() {
 #[test]
 fn a_new_evaluator_reaches_every_search_thread() {
     type Chess = sente::chess::Position;
-    let checked_with = |net: Arc<Network>| {
-        let checked = Arc::new(AtomicUsize::new(0));
-        let eval = CheckedNnue {
-            inner: NnueEval::<Chess>::new(Arc::clone(&net)).unwrap(),
-            net,
-            checked: Arc::clone(&checked),
-        };
-        (eval, checked)
-    };
-    let (first, first_count) = checked_with(chess_net());
-    let (second, second_count) = checked_with(chess_net_of_width(256));
+    let (first, first_count) = checked_eval::<Chess>(chess_net());
+    let (second, second_count) = checked_eval::<Chess>(chess_net_of_width(256));
     let mut searcher = Searcher::new(first);
     searcher.set_threads(2);
     let search = |searcher: &mut Searcher<Chess, CheckedNnue<Chess>>, text: &str| {
-        let root = Chess::from_text(text).unwrap();
-        let limits = Limits {
-            depth: Some(7),
-            ..Limits::default()
-        };
-        let result = searcher.search(
-            &root,
-            &[],
-            &limits,
-            &SearchOptions::default(),
-            &SearchControl::default(),
-            &mut |_| {},
-        );
-        assert!(root.is_legal_move(result.best.unwrap()));
+        search_to_depth(searcher, &Chess::from_text(text).unwrap(), 7);
     };
     search(&mut searcher, CHESS_STARTS[0]);
     let before = first_count.load(Ordering::Relaxed);
