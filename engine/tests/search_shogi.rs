@@ -145,7 +145,8 @@ fn depth_one_is_cut_short_once_a_root_move_is_searched() {
 /// evasions (drops between ranging pieces and the king). On a 1,000 nodes/ms node clock with 0.1 s
 /// byoyomi and no main time, the search stops at its hard bound (the period less its reserve and
 /// the move overhead) and plays a legal move. (Before, the first root move alone ran 1,157,889
-/// nodes: a loss on time.) `qs_evasion_pruning` cuts the explosion down.
+/// nodes: a loss on time.) `qs_evasion_pruning`, shogi's default since the twentieth session,
+/// cuts the explosion down.
 #[test]
 fn the_clock_ends_even_the_first_root_move_of_depth_one() {
     let root = pos("1n6k/4R1+B1g/2s6/l8/5PP1K/5Sb2/+p+p+p+p+p+pN2/3G5/LN3r2+p b 2GLP2snl8p 147");
@@ -171,16 +172,20 @@ fn the_clock_ends_even_the_first_root_move_of_depth_one() {
         "{} nodes on a 65,000-node hard bound",
         result.nodes
     );
-    // Without a clock depth 1 runs to its end.
-    let (full, _) = run(&mut s, &root, &depth(1));
-    assert!(full.nodes > 1_000_000, "{} nodes", full.nodes);
-    // Two quiet evasions once a line escapes mate: under a third of the nodes (598,948; chains
-    // of checking captures remain).
+    // Without a clock depth 1 runs to its end: over a million nodes without
+    // `qs_evasion_pruning`.
     s.set_features(
-        SearchFeatures::default()
-            .with_changes("qs_evasion_pruning=on")
+        SearchFeatures::for_game::<Position>()
+            .with_changes("qs_evasion_pruning=off")
             .unwrap(),
     );
+    s.clear();
+    let (full, _) = run(&mut s, &root, &depth(1));
+    assert!(full.nodes > 1_000_000, "{} nodes", full.nodes);
+    // Shogi's search (two quiet evasions once a line escapes mate): under a third of the nodes
+    // (598,948; chains of checking captures remain).
+    s.set_features(SearchFeatures::for_game::<Position>());
+    assert!(SearchFeatures::for_game::<Position>().qs_evasion_pruning);
     s.clear();
     let (pruned, _) = run(&mut s, &root, &depth(1));
     assert!(pruned.best.is_some_and(|m| root.is_legal_move(m)));
