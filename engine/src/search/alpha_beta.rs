@@ -141,7 +141,11 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         if generated_early {
             pos.generate_legal(&mut moves);
         }
-        if !root && !excluded.is_some() {
+        // A table entry of a searched depth means this position was probed before and had no
+        // mate in one (a node that finds one returns before storing), so only a position new to
+        // the table, or one only quiescence stored, is probed.
+        let probed_before = tt_entry.is_some_and(|e| e.depth >= 1);
+        if !root && !excluded.is_some() && !probed_before {
             let mate = if generated_early {
                 pos.mate_in_one_among(moves.as_slice(), &mut check_info)
             } else {
