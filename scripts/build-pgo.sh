@@ -7,6 +7,11 @@
 # bytes; this script checks the signatures) and search faster (docs/measurements.md).
 #
 #   scripts/build-pgo.sh            # binaries in target/pgo/release/{sente,datagen}
+#   PGO_NETS="nets/chess-27fc6585f208.nnue" scripts/build-pgo.sh   # also profile these nets
+#
+# The workload profiles the default nets; a binary meant to play other nets (another width takes
+# other kernels) should have them profiled too: each file in PGO_NETS adds a `bench` with it
+# (chess or shogi by its name).
 #
 # Needs `llvm-profdata` of the LLVM that rustc uses: rustup's `llvm-tools` component (installed
 # here with `rustup component add llvm-tools` when missing). The plain `cargo build --release`
@@ -44,6 +49,13 @@ for game in chess shogi; do
     "$bin/sente" bench "$game" > /dev/null
     "$bin/datagen" run --game "$game" --positions 4000 --nodes 1250 --seed 1 \
         --net "nets/$game-default.nnue" --out "$work/$game" > /dev/null 2>&1
+done
+for net in ${PGO_NETS:-}; do
+    case "$(basename "$net")" in
+        chess*) "$bin/sente" bench chess --net "$net" > /dev/null ;;
+        shogi*) "$bin/sente" bench shogi --net "$net" > /dev/null ;;
+        *) echo "build-pgo: $net: the name must start with chess or shogi" >&2; exit 1 ;;
+    esac
 done
 "$bin/sente" perft 5 > /dev/null
 "$bin/sente" perft 4 shogi > /dev/null
