@@ -5,7 +5,7 @@
 
 use super::history::{ContinuationKeys, HistoryTables};
 use super::ordering::{
-    is_losing_noisy, next_best, score_moves, OrderingContext, PickerState, TT_MOVE,
+    is_losing_noisy, next_best, score_moves, OrderingContext, PickerState, PRUNED_QUIET, TT_MOVE,
 };
 use super::report::{ScoreBound, SearchEvent};
 use super::tt::Bound;
@@ -432,6 +432,27 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 break;
             }
             next = i + 1;
+            // Late-move and futility pruning of quiet moves (below) depend on the node, not on
+            // the move, and only grow stricter as moves are searched: once they hold, every
+            // quiet move but an exempt check is pruned, so the picker need not score them.
+            if !skip_quiets
+                && !table_move_now
+                && !root
+                && features.forward_pruning
+                && best > -MATE_BOUND
+                && !in_check
+            {
+                let reduction = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
+                let lmr_depth = (depth - 1 - reduction).max(0);
+                let late_limit =
+                    (params.lmp_base + depth * depth) as usize / (2 - improving as usize);
+                skip_quiets = moves_searched >= late_limit
+                    || (lmr_depth <= 8
+                        && static_eval
+                            + params.futility_base
+                            + params.futility_per_depth * lmr_depth
+                            <= alpha);
+            }
             let (m, order_score) = if table_move_now {
                 (tt_move, TT_MOVE)
             } else {
@@ -440,11 +461,17 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     scores: &mut self.scores[base..base + len],
                     keys: &mut self.sort_keys,
                     quiets_pending,
+                    prune_quiets: skip_quiets,
+                    keep_checks: !features.check_pruning,
                 };
                 let picked = next_best(pos, &mut picker, i, &context, &self.history);
                 quiets_pending = picker.quiets_pending;
                 picked
             };
+            if order_score == PRUNED_QUIET {
+                // Every move left is a pruned quiet.
+                break;
+            }
             if m == excluded {
                 continue;
             }

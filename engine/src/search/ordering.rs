@@ -27,6 +27,10 @@ const QUIET_PENDING: i32 = 800_000;
 /// history tables (each at most ±`HISTORY_MAX`).
 const CHECK_ORDER_BONUS: i32 = 12_000;
 
+/// The score of a quiet move the node has already pruned (`PickerState::prune_quiets`): below
+/// every other score, so once it is picked nothing that is searched is left.
+pub const PRUNED_QUIET: i32 = i32::MIN / 2;
+
 /// Whether an ordering score marks a capture/promotion that loses material by SEE.
 pub fn is_losing_noisy(score: i32) -> bool {
     score < BAD_NOISY / 2
@@ -141,6 +145,10 @@ pub struct PickerState<'a, M> {
     /// Scratch for the sort of the tail, at least as long as `moves`.
     pub keys: &'a mut [u64],
     pub quiets_pending: bool,
+    /// The node prunes every quiet move but (with `keep_checks`) the checks: pending quiets that
+    /// are needed are then not scored but marked `PRUNED_QUIET`, the checks scored as usual.
+    pub prune_quiets: bool,
+    pub keep_checks: bool,
 }
 
 /// Puts the `i`-th best move at index `i` (the first `SELECTION_PICKS` by selection, the rest by
@@ -158,11 +166,20 @@ pub fn next_best<G: Game>(
         scores,
         keys,
         quiets_pending,
+        prune_quiets,
+        keep_checks,
     } = state;
+    let resolve = |moves: &[G::Move], scores: &mut [i32]| {
+        if *prune_quiets {
+            score_pending_checks(pos, moves, scores, i, *keep_checks, context, history);
+        } else {
+            score_pending_quiets(pos, moves, scores, i, context, history);
+        }
+    };
     if i < SELECTION_PICKS {
         let mut best = best_index(scores, i);
         if *quiets_pending && scores[best] == QUIET_PENDING {
-            score_pending_quiets(pos, moves, scores, i, context, history);
+            resolve(moves, scores);
             *quiets_pending = false;
             best = best_index(scores, i);
         }
@@ -170,7 +187,7 @@ pub fn next_best<G: Game>(
         scores.swap(i, best);
     } else if i == SELECTION_PICKS {
         if *quiets_pending {
-            score_pending_quiets(pos, moves, scores, i, context, history);
+            resolve(moves, scores);
             *quiets_pending = false;
         }
         sort_rest(moves, scores, i, keys);
@@ -180,6 +197,36 @@ pub fn next_best<G: Game>(
         *quiets_pending = false;
     }
     (moves[i], scores[i])
+}
+
+/// `score_pending_quiets` for a node that prunes its quiet moves: only the checks (with
+/// `keep_checks`) get their scores, the other pending quiets `PRUNED_QUIET`.
+fn score_pending_checks<G: Game>(
+    pos: &G,
+    moves: &[G::Move],
+    scores: &mut [i32],
+    from: usize,
+    keep_checks: bool,
+    context: &OrderingContext<G::Move>,
+    history: &HistoryTables<G>,
+) {
+    let check_info = keep_checks.then(|| pos.check_info());
+    let mut checks = false;
+    for (&m, score) in moves[from..].iter().zip(scores[from..].iter_mut()) {
+        if *score == QUIET_PENDING {
+            if check_info
+                .as_ref()
+                .is_some_and(|info| pos.gives_check_with(info, m))
+            {
+                checks = true;
+            } else {
+                *score = PRUNED_QUIET;
+            }
+        }
+    }
+    if checks {
+        score_pending_quiets(pos, moves, scores, from, context, history);
+    }
 }
 
 /// Scores for quiescence: TT move, then captures by gain (MVV), then quiets (evasions) by history.
@@ -291,6 +338,8 @@ mod tests {
                 scores: &mut scores,
                 keys: &mut keys,
                 quiets_pending: true,
+                prune_quiets: false,
+                keep_checks: true,
             };
             next_best(&pos, &mut state, 0, &context, &history).0
         };
@@ -306,6 +355,79 @@ mod tests {
         // Without either, the list's first (a king or rook move) leads.
         let plain = first_quiet(false, false);
         assert!(plain.from() != knight && plain != check, "{plain:?}");
+    }
+
+    #[test]
+    fn a_node_that_prunes_its_quiets_hands_out_only_checks_then_losing_captures() {
+        use crate::chess::Position;
+        use crate::movelist::MoveList;
+        // Quiet checks: Rh8, Qe2, Qa8 and more; Qxd5 loses the queen to the c6 pawn; every
+        // other move is a plain quiet.
+        let pos = Position::from_text("4k3/8/2p5/3p4/8/8/Q7/4K2R w - - 0 1").unwrap();
+        let history = HistoryTables::<Position>::new(8);
+        let context = OrderingContext {
+            tt_move: Move::NONE,
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+            previous: [None; 3],
+            threat_ordering: false,
+            check_ordering: false,
+            structure: None,
+        };
+        let mut generated = <Position as Game>::Moves::default();
+        pos.generate_legal(&mut generated);
+        let hand_out = |keep_checks: bool| {
+            let mut list = generated.as_slice().to_vec();
+            let mut scores = vec![0; list.len()];
+            let mut keys = vec![0; list.len()];
+            let pending = score_moves(&pos, &list, &mut scores, &context, &history, true);
+            let mut state = PickerState {
+                moves: &mut list,
+                scores: &mut scores,
+                keys: &mut keys,
+                quiets_pending: pending,
+                prune_quiets: true,
+                keep_checks,
+            };
+            let mut out = Vec::new();
+            for i in 0..generated.len() {
+                let (m, score) = next_best(&pos, &mut state, i, &context, &history);
+                if score == PRUNED_QUIET {
+                    // Sorted last: everything after is pruned too.
+                    assert!(state.scores[i..].iter().all(|&s| s == PRUNED_QUIET));
+                    break;
+                }
+                out.push(m);
+            }
+            out
+        };
+        let checks: Vec<Move> = generated
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_quiet(m) && pos.gives_check(m))
+            .collect();
+        let noisy: Vec<Move> = generated
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(|&m| !pos.is_quiet(m))
+            .collect();
+        assert!(
+            checks.len() >= 2 && !noisy.is_empty(),
+            "{checks:?} {noisy:?}"
+        );
+        let with_checks = hand_out(true);
+        assert_eq!(with_checks.len(), checks.len() + noisy.len());
+        // The checks come first (quiets rank above losing captures), then the noisy moves.
+        let (first, rest) = with_checks.split_at(checks.len());
+        assert!(first.iter().all(|m| checks.contains(m)), "{with_checks:?}");
+        assert!(rest.iter().all(|m| noisy.contains(m)), "{with_checks:?}");
+        assert_eq!(
+            hand_out(false),
+            noisy,
+            "without checks only the captures remain"
+        );
     }
 
     #[test]
