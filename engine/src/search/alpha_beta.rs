@@ -5,7 +5,8 @@
 
 use super::history::{ContinuationKeys, HistoryTables};
 use super::ordering::{
-    is_losing_noisy, next_best, score_moves, OrderingContext, PickerState, PRUNED_QUIET, TT_MOVE,
+    is_losing_noisy, is_winning_noisy, next_best, score_moves, OrderingContext, PickerState,
+    PRUNED_QUIET, TT_MOVE,
 };
 use super::report::{ScoreBound, SearchEvent};
 use super::tt::Bound;
@@ -519,7 +520,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     if lmr_depth <= 8 && !pos.see_ge(m, -params.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if !quiet && depth <= 8 && !pos.see_ge(m, -params.see_noisy * depth) {
+                } else if !quiet
+                    && depth <= 8
+                    // Ordering found SEE ≥ 0 already, which passes the (negative) threshold.
+                    && !is_winning_noisy(order_score)
+                    && !pos.see_ge(m, -params.see_noisy * depth)
+                {
                     continue;
                 }
             }

@@ -31,6 +31,12 @@ const CHECK_ORDER_BONUS: i32 = 12_000;
 /// every other score, so once it is picked nothing that is searched is left.
 pub const PRUNED_QUIET: i32 = i32::MIN / 2;
 
+/// Whether an ordering score marks a capture/promotion that does not lose material by SEE (the
+/// table move's score says nothing about it).
+pub fn is_winning_noisy(score: i32) -> bool {
+    (GOOD_NOISY / 2..TT_MOVE).contains(&score)
+}
+
 /// Whether an ordering score marks a capture/promotion that loses material by SEE.
 pub fn is_losing_noisy(score: i32) -> bool {
     score < BAD_NOISY / 2
