@@ -495,26 +495,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
 
             if !root && features.forward_pruning && best > -MATE_BOUND {
                 let lmr_depth = (depth - 1 - reduction).max(0);
+                // Late-move and futility pruning were decided for the node before the pick.
                 if quiet && !exempt_check && !in_check {
-                    let late_limit =
-                        (params.lmp_base + depth * depth) as usize / (2 - improving as usize);
-                    if moves_searched >= late_limit {
-                        skip_quiets = true;
-                        continue;
-                    }
                     if features.history_pruning
                         && depth <= 4
                         && history_score < -HISTORY_PRUNING_MARGIN * depth
                     {
-                        continue;
-                    }
-                    if lmr_depth <= 8
-                        && static_eval
-                            + params.futility_base
-                            + params.futility_per_depth * lmr_depth
-                            <= alpha
-                    {
-                        skip_quiets = true;
                         continue;
                     }
                     if lmr_depth <= 8 && !pos.see_ge(m, -params.see_quiet * lmr_depth * lmr_depth) {
