@@ -130,7 +130,8 @@ def charge_clock(clock, side, elapsed, inc, margin):
     return True
 
 
-def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, options, margin=0.0):
+def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, options, margin=0.0,
+                    nodes=None):
     import chess
     import chess.engine
     import chess.pgn
@@ -148,8 +149,11 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, 
     try:
         while not board.is_game_over(claim_draw=True):
             side = board.turn
-            limit = chess.engine.Limit(white_clock=clock[True], black_clock=clock[False],
-                                       white_inc=inc, black_inc=inc)
+            if nodes:
+                limit = chess.engine.Limit(nodes=nodes)
+            else:
+                limit = chess.engine.Limit(white_clock=clock[True], black_clock=clock[False],
+                                           white_inc=inc, black_inc=inc)
             start = time.monotonic()
             try:
                 played = engines[side].play(board, limit, info=chess.engine.INFO_SCORE)
@@ -158,7 +162,7 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, 
                 break
             elapsed = time.monotonic() - start
             use[side].add(elapsed, inc)
-            if not charge_clock(clock, side, elapsed, inc, margin):
+            if not nodes and not charge_clock(clock, side, elapsed, inc, margin):
                 result, reason = ("0-1" if side else "1-0"), "time forfeit"
                 break
             if played.move is None or played.move not in board.legal_moves:
@@ -223,6 +227,14 @@ def clock_use_line(name, totals):
             f"{100 * used / max(given, 1e-9):.1f}% of the time it was given")
 
 
+def time_per_move_line(name, totals):
+    """Thinking time per move where no clock was given (fixed nodes)."""
+    used, moves, _ = totals
+    if moves == 0:
+        return f"{name}: no moves"
+    return f"{name}: {1000 * used / moves:.0f} ms per move over {moves} moves"
+
+
 # ----------------------------------------------------------------------------------- shogi
 
 class UsiEngine:
@@ -256,11 +268,13 @@ class UsiEngine:
             if line.strip().startswith(prefix):
                 return line.strip()
 
-    def go(self, moves, btime, wtime, inc_ms, byoyomi):
+    def go(self, moves, btime, wtime, inc_ms, byoyomi, nodes=None):
         if self.swap_clocks:
             btime, wtime = wtime, btime
         self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-        if byoyomi:
+        if nodes:
+            self.send(f"go nodes {nodes}")
+        elif byoyomi:
             self.send(f"go btime {btime} wtime {wtime} byoyomi {inc_ms}")
         else:
             self.send(f"go btime {btime} wtime {wtime} binc {inc_ms} winc {inc_ms}")
@@ -316,7 +330,7 @@ def shogi_opening(seed, plies):
 
 
 def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, adjudicator, options, byoyomi=False,
-                    swap=(), margin=0.0):
+                    swap=(), margin=0.0, nodes=None):
     import cshogi
     base, inc = tc
     black_spec, white_spec = (a_spec, b_spec) if a_black else (b_spec, a_spec)
@@ -350,11 +364,13 @@ def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, adjudicator, 
             side = 0 if board.turn == cshogi.BLACK else 1
             start = time.monotonic()
             best = engines[side].go(moves, int(clock[0] * 1000), int(clock[1] * 1000), int(inc * 1000),
-                                    byoyomi)
+                                    byoyomi, nodes)
             elapsed = time.monotonic() - start
             use[side].add(elapsed, inc)
             loser = "0-1" if side == 0 else "1-0"
-            if byoyomi:
+            if nodes:
+                pass
+            elif byoyomi:
                 # Main time first, then up to one byoyomi period per move; leftover byoyomi is lost.
                 over = elapsed - clock[side]
                 clock[side] = max(0.0, clock[side] - elapsed)
@@ -425,6 +441,9 @@ def main():
     p.add_argument("--option-a", action="append", default=[], metavar="NAME=VALUE",
                    help="set an engine option of A (repeatable), e.g. EvalFile=classical")
     p.add_argument("--option-b", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--nodes", type=int, metavar="N",
+                   help="search N nodes per move (UCI / USI `go nodes N`) instead of playing on a clock: "
+                        "results immune to the machine's load; --tc and --timemargin are then unused")
     args = p.parse_args()
     if args.a == args.b and args.option_a != args.option_b:
         raise SystemExit("--a and --b are the same command: options cannot tell them apart")
@@ -436,6 +455,8 @@ def main():
     if args.timemargin < 0:
         raise SystemExit("--timemargin must be 0 or more milliseconds")
     margin = args.timemargin / 1000.0
+    if args.nodes is not None and args.nodes < 1:
+        raise SystemExit("--nodes must be at least 1")
     pairs = (args.games + 1) // 2
     wins = draws = losses = 0
     reasons = {}
@@ -449,11 +470,12 @@ def main():
         if args.game == "chess":
             opening = chess_opening(args.seed * 100003 + pair, args.opening_plies)
             return a_first, play_chess_game(args.a, args.b, a_first, opening, tc, i + 1,
-                                            Adjudicator(resign, draw), options, margin)
+                                            Adjudicator(resign, draw), options, margin, args.nodes)
         opening = shogi_opening(args.seed * 100003 + pair, args.opening_plies)
         swap = tuple(args.a if e == "a" else args.b for e in args.swap_clocks)
         return a_first, play_shogi_game(args.a, args.b, a_first, opening, tc, i + 1,
-                                        Adjudicator(resign, draw), options, args.byoyomi, swap, margin)
+                                        Adjudicator(resign, draw), options, args.byoyomi, swap, margin,
+                                        args.nodes)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
         futures = [pool.submit(play, i) for i in range(2 * pairs)]
@@ -482,10 +504,15 @@ def main():
                       f"Elo {elo:+.1f} ± {err:.1f}", flush=True)
     elo, err = elo_with_error(wins, draws, losses)
     margin_note = f" (time margin {args.timemargin} ms)" if args.timemargin else ""
-    print(f"\nA = {args.a} {args.option_a}\nB = {args.b} {args.option_b}\ntc {args.tc}{margin_note}, {wins + draws + losses} games: "
+    limit_text = f"{args.nodes} nodes per move" if args.nodes else f"tc {args.tc}{margin_note}"
+    print(f"\nA = {args.a} {args.option_a}\nB = {args.b} {args.option_b}\n{limit_text}, {wins + draws + losses} games: "
           f"+{wins} ={draws} -{losses}, Elo of A {elo:+.1f} ± {err:.1f} (95%)")
     print("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
-    print("clock use: " + clock_use_line("A", clock_totals[0]) + "; " + clock_use_line("B", clock_totals[1]))
+    if args.nodes:
+        print("time use: " + "; ".join(time_per_move_line(name, totals)
+                                       for name, totals in zip("AB", clock_totals)))
+    else:
+        print("clock use: " + clock_use_line("A", clock_totals[0]) + "; " + clock_use_line("B", clock_totals[1]))
     return 0
 
 

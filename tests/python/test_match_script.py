@@ -62,3 +62,24 @@ def test_time_margin_forgives_small_overshoots_and_only_those(engine_path):
     assert "time forfeit" not in forgiving, forgiving
     assert "(time margin 150 ms)" in forgiving, forgiving
     assert "2 games: +2 =0 -0" in forgiving, forgiving
+
+
+def test_fixed_node_games_ignore_the_clock_and_repeat_exactly(engine_path, tmp_path):
+    """With --nodes each move is `go nodes N`: a clock far too short for any search loses nothing,
+    and a single-threaded engine at fixed nodes plays the same games again (chess and shogi)."""
+    for game, protocol in (("chess", "uci"), ("shogi", "usi")):
+        records = []
+        for run in range(2):
+            pgn = tmp_path / f"{game}-{run}.txt"
+            out = subprocess.run(
+                [sys.executable, str(ROOT / "scripts" / "match.py"), "--game", game,
+                 "--a", f"{protocol}:{engine_path}", "--b", f"{protocol}:{engine_path}",
+                 "--games", "2", "--tc", "0.001+0", "--nodes", "1500", "--seed", "5",
+                 "--resign", "3:600", "--pgn", str(pgn)],
+                capture_output=True, text=True, timeout=170, check=True,
+            ).stdout
+            assert "1500 nodes per move, 2 games" in out, out
+            assert "time forfeit" not in out, out
+            assert re.search(r"time use: A: \d+ ms per move over \d+ moves; B: \d+ ms", out), out
+            records.append(pgn.read_text())
+        assert records[0] == records[1], game
