@@ -401,3 +401,43 @@ fn table_move_first_searches_the_same_tree() {
         assert_eq!(on, off, "{fen}");
     }
 }
+
+/// A root fail-high re-searched a ply shallower (`aspiration_fail_high_reduction`) still ends
+/// in the mate that first shows as a fail-high of the aspiration window (centipawn scores up to
+/// depth 4, mate in three from depth 5 or 6), with its exact distance and a PV that mates.
+#[test]
+fn a_fail_high_re_searched_shallower_still_finds_the_mate() {
+    let root = pos("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1");
+    for changes in [
+        "aspiration_fail_high_reduction=off",
+        "aspiration_fail_high_reduction=on",
+    ] {
+        let mut s = searcher();
+        s.set_features(
+            SearchFeatures::for_game::<Position>()
+                .with_changes(changes)
+                .unwrap(),
+        );
+        let (result, infos) = search_root(&mut s, &root, &depth(9));
+        assert_eq!(result.score, Score::MatePlies(5), "{changes}");
+        assert!(
+            infos
+                .iter()
+                .any(|i| i.depth == 4 && matches!(i.score, Score::Cp(_))),
+            "{changes}: the mate is not yet seen at depth 4, so it arrives as a fail-high"
+        );
+        let last = infos.last().unwrap();
+        assert_eq!(Some(last.pv[0]), result.best);
+        assert_pv_legal(&root, &last.pv);
+        let mut end = root;
+        for &m in &last.pv {
+            end.make_move(m);
+        }
+        let mut moves = <Position as Game>::Moves::default();
+        end.generate_legal(&mut moves);
+        assert!(
+            moves.is_empty() && end.in_check(),
+            "{changes}: the PV mates"
+        );
+    }
+}

@@ -100,6 +100,13 @@ pub struct SearchFeatures {
     /// cut node, one ply less when its table value is no better than the singular search's
     /// (beside the one ply less a table value at or above beta always costs it).
     pub negative_extensions: bool,
+    /// Late moves are reduced one ply more when the children searched so far at the next ply
+    /// (this node's and its siblings') cut off more than three times: the opponent refutes
+    /// easily here (Stockfish's cutoff count).
+    pub cutoff_count_lmr: bool,
+    /// Each aspiration re-search after a fail-high (in a row, since the last fail-low) searches
+    /// the root one ply shallower (Stockfish's `failedHighCnt`).
+    pub aspiration_fail_high_reduction: bool,
 }
 
 impl Default for SearchFeatures {
@@ -140,13 +147,15 @@ impl Default for SearchFeatures {
             check_ordering: false,
             pawn_history: false,
             negative_extensions: false,
+            cutoff_count_lmr: false,
+            aspiration_fail_high_reduction: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 35] = [
+    pub const NAMES: [&'static str; 37] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -182,6 +191,8 @@ impl SearchFeatures {
         "check_ordering",
         "pawn_history",
         "negative_extensions",
+        "cutoff_count_lmr",
+        "aspiration_fail_high_reduction",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -221,6 +232,8 @@ impl SearchFeatures {
             "check_ordering" => &mut self.check_ordering,
             "pawn_history" => &mut self.pawn_history,
             "negative_extensions" => &mut self.negative_extensions,
+            "cutoff_count_lmr" => &mut self.cutoff_count_lmr,
+            "aspiration_fail_high_reduction" => &mut self.aspiration_fail_high_reduction,
             _ => return None,
         })
     }
@@ -284,7 +297,8 @@ mod tests {
         assert!(chess.correction_history && chess.correction_tables && chess.threat_ordering);
         assert_eq!(
             chess.changes(),
-            "correction_history=on,correction_tables=on,threat_ordering=on"
+            "correction_history=on,correction_tables=on,threat_ordering=on,\
+             aspiration_fail_high_reduction=on"
         );
         assert_eq!(chess.changes_from(chess), "");
         let shogi = SearchFeatures::for_game::<crate::shogi::Position>();
@@ -292,7 +306,8 @@ mod tests {
         assert_eq!(shogi.changes(), "qs_evasion_pruning=on");
         assert_eq!(
             shogi.changes_from(chess),
-            "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off"
+            "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off,\
+             aspiration_fail_high_reduction=off"
         );
     }
 

@@ -111,6 +111,9 @@ pub(super) struct PlyState<M> {
     pub(super) excluded: M,
     /// Double extensions on the line from the root to this ply.
     pub(super) double_extensions: u8,
+    /// Beta cutoffs of the nodes at this ply since the grandparent's node began (saturating;
+    /// `cutoff_count_lmr`).
+    pub(super) cutoff_count: u8,
 }
 
 /// How the soft time bound stretches with a falling score (per mille, `falling_eval_time`):
@@ -199,6 +202,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     played: G::Move::NONE,
                     excluded: G::Move::NONE,
                     double_extensions: 0,
+                    cutoff_count: 0,
                 };
                 MAX_PLY + 2
             ],
@@ -394,8 +398,17 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             } else {
                 (-INFINITE, INFINITE)
             };
+        // Fail-highs in a row since the last fail-low: each re-search is a ply shallower
+        // (`aspiration_fail_high_reduction`), as a root score above the window is usually
+        // confirmed without the full depth.
+        let mut fail_highs = 0;
         loop {
-            let value = self.negamax(root, shared, &mut main, alpha, beta, depth, 0, false);
+            let search_depth = if shared.features.aspiration_fail_high_reduction {
+                (depth - fail_highs).max(1)
+            } else {
+                depth
+            };
+            let value = self.negamax(root, shared, &mut main, alpha, beta, search_depth, 0, false);
             self.root_moves[self.pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if self.stopped {
                 return;
@@ -403,9 +416,11 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let bound = if value <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (value - delta).max(-INFINITE);
+                fail_highs = 0;
                 ScoreBound::Upper
             } else if value >= beta {
                 beta = (value + delta).min(INFINITE);
+                fail_highs += 1;
                 ScoreBound::Lower
             } else {
                 return;
