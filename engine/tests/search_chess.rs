@@ -441,3 +441,52 @@ fn a_fail_high_re_searched_shallower_still_finds_the_mate() {
         );
     }
 }
+
+/// A node limit that stops an iteration after a later root move beat the previous best to the
+/// end plays that move with `partial_iteration_best` (reporting the same completed depth), and
+/// the last completed iteration's move without it. Over the bench positions and four node
+/// limits the switch changes some moves; in each such case the same search run to the end of
+/// that iteration (a depth limit one above the completed depth: the same tree up to the stop)
+/// no longer has the old move first. At fixed depths the switch changes nothing.
+#[test]
+fn a_stopped_iteration_plays_its_new_best_move() {
+    let off = SearchFeatures::for_game::<Position>();
+    let on = off.with_changes("partial_iteration_best=on").unwrap();
+    let run_with = |features: SearchFeatures, root: &Position, limits: &Limits<ChessMove>| {
+        let mut s = searcher();
+        s.set_features(features);
+        search_root(&mut s, root, limits).0
+    };
+    let mut changed = 0;
+    for fen in sente::bench::positions::CHESS {
+        let root = pos(fen);
+        for nodes in [4_000, 9_000, 20_000, 45_000] {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let [without, with] = [off, on].map(|f| run_with(f, &root, &limits));
+            assert_eq!(without.depth, with.depth, "{fen} at {nodes} nodes");
+            if with.best == without.best {
+                continue;
+            }
+            changed += 1;
+            let iteration = run_with(on, &root, &depth(without.depth + 1));
+            assert_ne!(
+                iteration.best,
+                without.best,
+                "{fen} at {nodes} nodes: {:?} beat {:?} inside depth {}",
+                with.best,
+                without.best,
+                without.depth + 1
+            );
+        }
+    }
+    assert!(changed > 0, "no stopped iteration had a new best move");
+    let root = pos(sente::bench::positions::CHESS[3]);
+    let [without, with] = [off, on].map(|f| run_with(f, &root, &depth(8)));
+    assert_eq!(
+        (without.best, without.score, without.nodes),
+        (with.best, with.score, with.nodes)
+    );
+}

@@ -718,6 +718,11 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     let len = child_len.min(MAX_PLY - 1);
                     rm.pv[1..1 + len].copy_from_slice(&self.pv[MAX_PLY..MAX_PLY + len]);
                     rm.pv_len = 1 + len;
+                    // A later move that beat the iteration's best so far: the new best of this
+                    // iteration, even if it is never completed.
+                    if moves_searched > 1 && value > alpha && self.pv_index == 0 {
+                        self.partial_best = Some(*rm);
+                    }
                 } else {
                     rm.score = -INFINITE;
                 }

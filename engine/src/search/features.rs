@@ -107,6 +107,9 @@ pub struct SearchFeatures {
     /// Each aspiration re-search after a fail-high (in a row, since the last fail-low) searches
     /// the root one ply shallower (Stockfish's `failedHighCnt`).
     pub aspiration_fail_high_reduction: bool,
+    /// A search stopped inside an iteration plays the iteration's new best move when a later
+    /// root move beat the previous best to the end (otherwise the last completed iteration's).
+    pub partial_iteration_best: bool,
 }
 
 impl Default for SearchFeatures {
@@ -149,13 +152,14 @@ impl Default for SearchFeatures {
             negative_extensions: false,
             cutoff_count_lmr: false,
             aspiration_fail_high_reduction: false,
+            partial_iteration_best: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 37] = [
+    pub const NAMES: [&'static str; 38] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -193,6 +197,7 @@ impl SearchFeatures {
         "negative_extensions",
         "cutoff_count_lmr",
         "aspiration_fail_high_reduction",
+        "partial_iteration_best",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -234,6 +239,7 @@ impl SearchFeatures {
             "negative_extensions" => &mut self.negative_extensions,
             "cutoff_count_lmr" => &mut self.cutoff_count_lmr,
             "aspiration_fail_high_reduction" => &mut self.aspiration_fail_high_reduction,
+            "partial_iteration_best" => &mut self.partial_iteration_best,
             _ => return None,
         })
     }

@@ -371,7 +371,21 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         let main_worker = &self.workers[0];
         // A search stopped inside depth 1 plays the best root move searched so far (every root
         // move searched to the end has a score; the first one always is).
-        let (depth, lines) = if main_worker.completed_lines.is_empty() {
+        // An iteration cut short after a later root move beat the previous best to the end plays
+        // that move (`partial_iteration_best`, one line, no strength limit): the new depth's
+        // verdict on the two moves outranks the shallower iteration's.
+        let partial = main_worker.partial_best.filter(|_| {
+            self.features.partial_iteration_best
+                && strength.is_none()
+                && !main_worker.completed_lines.is_empty()
+                && shared.multi_pv == 1
+        });
+        let (depth, lines) = if let Some(partial) = &partial {
+            (
+                main_worker.completed_depth as u32,
+                std::slice::from_ref(partial),
+            )
+        } else if main_worker.completed_lines.is_empty() {
             let moves = &main_worker.root_moves;
             let mut best = 0;
             for (i, rm) in moves.iter().enumerate() {

@@ -174,6 +174,9 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
     previous_search: Option<(Side, i32)>,
     /// The multi-PV lines of the last completed iteration, best first.
     pub completed_lines: Vec<RootMove<G::Move>>,
+    /// The iteration under way: the last root move that beat the best move so far (searched to
+    /// the end, first line only), if any (`partial_iteration_best`).
+    pub partial_best: Option<RootMove<G::Move>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
@@ -225,6 +228,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             completed_depth: 0,
             previous_search: None,
             completed_lines: Vec::with_capacity(move_capacity),
+            partial_best: None,
         })
     }
 
@@ -307,6 +311,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 }
             }
             self.root_depth = depth;
+            self.partial_best = None;
             for rm in self.root_moves.iter_mut() {
                 rm.previous_score = rm.score;
             }
@@ -323,6 +328,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 break;
             }
             self.completed_depth = depth;
+            self.partial_best = None;
             self.completed_lines.clear();
             self.completed_lines
                 .extend_from_slice(&self.root_moves[..lines]);
