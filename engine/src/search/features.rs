@@ -105,7 +105,8 @@ pub struct SearchFeatures {
     /// easily here (Stockfish's cutoff count).
     pub cutoff_count_lmr: bool,
     /// Each aspiration re-search after a fail-high (in a row, since the last fail-low) searches
-    /// the root one ply shallower (Stockfish's `failedHighCnt`).
+    /// the root one ply shallower (Stockfish's `failedHighCnt`). Twenty-second session: chess
+    /// +39.0 ± 21.2 (572 games at 20,000 nodes), shogi +31.2 ± 18.5 (1,362 games at 10,000).
     pub aspiration_fail_high_reduction: bool,
     /// A search stopped inside an iteration plays the iteration's new best move when a later
     /// root move beat the previous best to the end (otherwise the last completed iteration's).
@@ -151,7 +152,7 @@ impl Default for SearchFeatures {
             pawn_history: false,
             negative_extensions: false,
             cutoff_count_lmr: false,
-            aspiration_fail_high_reduction: false,
+            aspiration_fail_high_reduction: true,
             partial_iteration_best: false,
         }
     }
@@ -303,8 +304,7 @@ mod tests {
         assert!(chess.correction_history && chess.correction_tables && chess.threat_ordering);
         assert_eq!(
             chess.changes(),
-            "correction_history=on,correction_tables=on,threat_ordering=on,\
-             aspiration_fail_high_reduction=on"
+            "correction_history=on,correction_tables=on,threat_ordering=on"
         );
         assert_eq!(chess.changes_from(chess), "");
         let shogi = SearchFeatures::for_game::<crate::shogi::Position>();
@@ -312,8 +312,7 @@ mod tests {
         assert_eq!(shogi.changes(), "qs_evasion_pruning=on");
         assert_eq!(
             shogi.changes_from(chess),
-            "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off,\
-             aspiration_fail_high_reduction=off"
+            "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off"
         );
     }
 
