@@ -109,7 +109,7 @@ fn chess_search_evaluations_equal_the_from_scratch_evaluation() {
 #[test]
 fn shogi_search_evaluations_equal_the_from_scratch_evaluation() {
     search_checked::<sente::shogi::Position>(shogi_net(), SHOGI_STARTS, 6, 1);
-    search_checked::<sente::shogi::Position>(shogi_net(), &SHOGI_STARTS[..2], 7, 2);
+    search_checked::<sente::shogi::Position>(shogi_net(), &SHOGI_STARTS[..2], 8, 2);
     search_checked::<sente::shogi::Position>(shogi_net_of_width(256), &SHOGI_STARTS[..2], 7, 1);
 }
 

@@ -450,8 +450,9 @@ fn a_fail_high_re_searched_shallower_still_finds_the_mate() {
 /// no longer has the old move first. At fixed depths the switch changes nothing.
 #[test]
 fn a_stopped_iteration_plays_its_new_best_move() {
-    let off = SearchFeatures::for_game::<Position>();
-    let on = off.with_changes("partial_iteration_best=on").unwrap();
+    let on = SearchFeatures::for_game::<Position>();
+    assert!(on.partial_iteration_best, "chess's default");
+    let off = on.with_changes("partial_iteration_best=off").unwrap();
     let run_with = |features: SearchFeatures, root: &Position, limits: &Limits<ChessMove>| {
         let mut s = searcher();
         s.set_features(features);

@@ -304,7 +304,7 @@ mod tests {
         assert!(chess.correction_history && chess.correction_tables && chess.threat_ordering);
         assert_eq!(
             chess.changes(),
-            "correction_history=on,correction_tables=on,threat_ordering=on"
+            "correction_history=on,correction_tables=on,threat_ordering=on,partial_iteration_best=on"
         );
         assert_eq!(chess.changes_from(chess), "");
         let shogi = SearchFeatures::for_game::<crate::shogi::Position>();
@@ -312,7 +312,8 @@ mod tests {
         assert_eq!(shogi.changes(), "qs_evasion_pruning=on");
         assert_eq!(
             shogi.changes_from(chess),
-            "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off"
+            "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off,\
+             partial_iteration_best=off"
         );
     }
 
