@@ -106,14 +106,16 @@ impl ScoreDistribution {
     }
 
     /// Log-likelihood ratio of H1 (elo1) against H0 (elo0), normal approximation:
-    /// N · (s1 − s0) · (2·s̄ − s0 − s1) / (2·σ²).
+    /// N · (s1 − s0) · (2·s̄ − s0 − s1) / (2·σ²). The variance is at least 1/N: when every
+    /// sample is the same (all pairs won, say) the measured spread is zero, while N samples only
+    /// show that another outcome is rarer than about 1 in N. So the ratio still moves towards the
+    /// hypothesis nearer the mean as identical samples accumulate (quadratically in N), instead
+    /// of staying at zero for ever, and a handful of them decides nothing.
     pub fn sprt_llr(&self, elo0: f64, elo1: f64) -> f64 {
-        if self.variance <= 0.0 {
-            return 0.0;
-        }
+        let variance = self.variance.max(1.0 / self.samples.max(1) as f64);
         let s0 = score_from_elo(elo0);
         let s1 = score_from_elo(elo1);
-        self.samples as f64 * (s1 - s0) * (2.0 * self.mean - s0 - s1) / (2.0 * self.variance)
+        self.samples as f64 * (s1 - s0) * (2.0 * self.mean - s0 - s1) / (2.0 * variance)
     }
 }
 
@@ -254,6 +256,42 @@ mod tests {
         })
         .unwrap();
         assert!(close(double.sprt_llr(0.0, 10.0), 2.0 * expected, 1e-9));
+    }
+
+    #[test]
+    fn identical_outcomes_still_move_the_sprt_towards_the_nearer_hypothesis() {
+        let pairs = |won: u64, lost: u64| {
+            ScoreDistribution::pentanomial(&Pentanomial([lost, 0, 0, 0, won])).unwrap()
+        };
+        let sprt = Sprt {
+            elo0: -1500.0,
+            elo1: -500.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        // Every pair won: far above both hypotheses, so H1, and more so with more pairs.
+        let (won8, won16) = (pairs(8, 0), pairs(16, 0));
+        assert_eq!(won16.variance, 0.0);
+        assert!(won16.sprt_llr(-1500.0, -500.0) > won8.sprt_llr(-1500.0, -500.0));
+        assert_eq!(
+            sprt.verdict(won16.sprt_llr(-1500.0, -500.0)),
+            SprtVerdict::AcceptH1
+        );
+        // Every pair lost at [0, 10]: a few decide nothing, two dozen say H0.
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            ..sprt
+        };
+        for few in 1..=4 {
+            let llr = pairs(0, few).sprt_llr(0.0, 10.0);
+            assert!(llr < 0.0, "{llr}");
+            assert_eq!(sprt.verdict(llr), SprtVerdict::Continue, "{few} pairs");
+        }
+        assert_eq!(
+            sprt.verdict(pairs(0, 24).sprt_llr(0.0, 10.0)),
+            SprtVerdict::AcceptH0
+        );
     }
 
     #[test]
