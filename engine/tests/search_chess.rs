@@ -11,8 +11,8 @@ use sente::chess::{ClassicalEval, Position};
 use sente::game::{Game, HistoryEntry};
 use sente::movelist::MoveList;
 use sente::search::{
-    Clock, Limits, Score, ScoreBound, SearchControl, SearchFeatures, SearchOptions, SearchResult,
-    Searcher,
+    Clock, Limits, Score, ScoreBound, SearchControl, SearchFeatures, SearchInfo, SearchOptions,
+    SearchResult, Searcher,
 };
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -44,6 +44,25 @@ fn search_lines(
     (r, lines)
 }
 
+/// The last reported line starts with the move played, is legal from `root` and ends in mate.
+fn assert_last_pv_mates(
+    root: &Position,
+    result: &SearchResult<ChessMove>,
+    infos: &[SearchInfo<ChessMove>],
+    what: &str,
+) {
+    let last = infos.last().expect("a reported line");
+    assert_eq!(Some(last.pv[0]), result.best, "{what}");
+    assert_pv_legal(root, &last.pv);
+    let mut end = *root;
+    for &m in &last.pv {
+        end.make_move(m);
+    }
+    let mut moves = <Position as Game>::Moves::default();
+    end.generate_legal(&mut moves);
+    assert!(moves.is_empty() && end.in_check(), "{what}: the PV mates");
+}
+
 const MATES_IN_TWO: [&str; 3] = [
     "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1",
     "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10",
@@ -59,15 +78,7 @@ fn mate_in_two_is_found_with_its_distance_and_a_full_pv() {
         assert_eq!(result.score, Score::MatePlies(3), "{fen}");
         let last = infos.last().unwrap();
         assert_eq!(last.pv.len(), 3, "mate PV length for {fen}: {:?}", last.pv);
-        assert_eq!(Some(last.pv[0]), result.best);
-        assert_pv_legal(&root, &last.pv);
-        let mut end = root;
-        for &m in &last.pv {
-            end.make_move(m);
-        }
-        let mut moves = <Position as Game>::Moves::default();
-        end.generate_legal(&mut moves);
-        assert!(moves.is_empty() && end.in_check(), "PV ends in mate");
+        assert_last_pv_mates(&root, &result, &infos, fen);
         // The defender sees the mate too.
         let mut after = root;
         after.make_move(result.best.unwrap());
@@ -426,19 +437,7 @@ fn a_fail_high_re_searched_shallower_still_finds_the_mate() {
                 .any(|i| i.depth == 4 && matches!(i.score, Score::Cp(_))),
             "{changes}: the mate is not yet seen at depth 4, so it arrives as a fail-high"
         );
-        let last = infos.last().unwrap();
-        assert_eq!(Some(last.pv[0]), result.best);
-        assert_pv_legal(&root, &last.pv);
-        let mut end = root;
-        for &m in &last.pv {
-            end.make_move(m);
-        }
-        let mut moves = <Position as Game>::Moves::default();
-        end.generate_legal(&mut moves);
-        assert!(
-            moves.is_empty() && end.in_check(),
-            "{changes}: the PV mates"
-        );
+        assert_last_pv_mates(&root, &result, &infos, changes);
     }
 }
 
