@@ -131,7 +131,7 @@ def charge_clock(clock, side, elapsed, inc, margin):
 
 
 def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, options, margin=0.0,
-                    nodes=None):
+                    per_move=None):
     import chess
     import chess.engine
     import chess.pgn
@@ -145,24 +145,30 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, 
         board.push(m)
     clock = {True: base, False: base}
     use = {True: ClockUse(), False: ClockUse()}
+    # One cutechess-style comment per engine move: the mover's score in pawns / depth, and the
+    # thinking time (`move_comment`).
+    comments = []
     result, reason = None, ""
     try:
         while not board.is_game_over(claim_draw=True):
             side = board.turn
-            if nodes:
-                limit = chess.engine.Limit(nodes=nodes)
+            if per_move and per_move[0] == "nodes":
+                limit = chess.engine.Limit(nodes=per_move[1])
+            elif per_move:
+                limit = chess.engine.Limit(time=per_move[1] / 1000.0)
             else:
                 limit = chess.engine.Limit(white_clock=clock[True], black_clock=clock[False],
                                            white_inc=inc, black_inc=inc)
             start = time.monotonic()
             try:
-                played = engines[side].play(board, limit, info=chess.engine.INFO_SCORE)
+                played = engines[side].play(board, limit,
+                                            info=chess.engine.INFO_SCORE | chess.engine.INFO_BASIC)
             except chess.engine.EngineError as e:
                 result, reason = ("0-1" if side else "1-0"), f"engine error: {e}"
                 break
             elapsed = time.monotonic() - start
             use[side].add(elapsed, inc)
-            if not nodes and not charge_clock(clock, side, elapsed, inc, margin):
+            if not per_move and not charge_clock(clock, side, elapsed, inc, margin):
                 result, reason = ("0-1" if side else "1-0"), "time forfeit"
                 break
             if played.move is None or played.move not in board.legal_moves:
@@ -170,6 +176,7 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, 
                 break
             score = played.info.get("score")
             adjudicator.record(None if score is None else score.white().score(mate_score=MATE_SCORE))
+            comments.append(move_comment(score, played.info.get("depth"), elapsed))
             board.push(played.move)
             if board.ply() > 600:
                 result, reason = "1/2-1/2", "move limit"
@@ -189,6 +196,9 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, 
             except Exception:
                 pass
     game = chess.pgn.Game.from_board(board)
+    engine_moves = list(game.mainline())[len(opening):]
+    for node, comment in zip(engine_moves, comments):
+        node.comment = comment
     game.headers["White"] = white_spec
     game.headers["Black"] = black_spec
     game.headers["Result"] = result
@@ -196,6 +206,18 @@ def play_chess_game(a_spec, b_spec, a_white, opening, tc, game_id, adjudicator, 
     game.headers["Round"] = str(game_id)
     uses = (use[a_white].finish(base), use[not a_white].finish(base))
     return result, reason, str(game), uses
+
+
+def move_comment(score, depth, elapsed):
+    """cutechess's move comment: the mover's score in pawns (or #N for a mate) / depth, and the
+    seconds it thought, e.g. `+0.25/12 0.231s`."""
+    if score is None:
+        text = "?"
+    elif score.relative.is_mate():
+        text = f"{'+' if score.relative.mate() > 0 else '-'}M{abs(score.relative.mate())}"
+    else:
+        text = f"{score.relative.score() / 100:+.2f}"
+    return f"{text}/{depth if depth is not None else '?'} {elapsed:.3f}s"
 
 
 # ----------------------------------------------------------------------------------- clocks
@@ -228,7 +250,7 @@ def clock_use_line(name, totals):
 
 
 def time_per_move_line(name, totals):
-    """Thinking time per move where no clock was given (fixed nodes)."""
+    """Thinking time per move where no clock was given (fixed nodes or move time)."""
     used, moves, _ = totals
     if moves == 0:
         return f"{name}: no moves"
@@ -268,12 +290,12 @@ class UsiEngine:
             if line.strip().startswith(prefix):
                 return line.strip()
 
-    def go(self, moves, btime, wtime, inc_ms, byoyomi, nodes=None):
+    def go(self, moves, btime, wtime, inc_ms, byoyomi, per_move=None):
         if self.swap_clocks:
             btime, wtime = wtime, btime
         self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-        if nodes:
-            self.send(f"go nodes {nodes}")
+        if per_move:
+            self.send(f"go {per_move[0]} {per_move[1]}")
         elif byoyomi:
             self.send(f"go btime {btime} wtime {wtime} byoyomi {inc_ms}")
         else:
@@ -330,7 +352,7 @@ def shogi_opening(seed, plies):
 
 
 def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, adjudicator, options, byoyomi=False,
-                    swap=(), margin=0.0, nodes=None):
+                    swap=(), margin=0.0, per_move=None):
     import cshogi
     base, inc = tc
     black_spec, white_spec = (a_spec, b_spec) if a_black else (b_spec, a_spec)
@@ -364,11 +386,11 @@ def play_shogi_game(a_spec, b_spec, a_black, opening, tc, game_id, adjudicator, 
             side = 0 if board.turn == cshogi.BLACK else 1
             start = time.monotonic()
             best = engines[side].go(moves, int(clock[0] * 1000), int(clock[1] * 1000), int(inc * 1000),
-                                    byoyomi, nodes)
+                                    byoyomi, per_move)
             elapsed = time.monotonic() - start
             use[side].add(elapsed, inc)
             loser = "0-1" if side == 0 else "1-0"
-            if nodes:
+            if per_move:
                 pass
             elif byoyomi:
                 # Main time first, then up to one byoyomi period per move; leftover byoyomi is lost.
@@ -444,6 +466,10 @@ def main():
     p.add_argument("--nodes", type=int, metavar="N",
                    help="search N nodes per move (UCI / USI `go nodes N`) instead of playing on a clock: "
                         "results immune to the machine's load; --tc and --timemargin are then unused")
+    p.add_argument("--movetime", type=int, metavar="MS",
+                   help="think MS milliseconds per move (UCI / USI `go movetime MS`, cutechess st=) "
+                        "instead of playing on a clock: the same time for both sides without time "
+                        "management; nothing is charged, --tc and --timemargin are then unused")
     args = p.parse_args()
     if args.a == args.b and args.option_a != args.option_b:
         raise SystemExit("--a and --b are the same command: options cannot tell them apart")
@@ -457,6 +483,12 @@ def main():
     margin = args.timemargin / 1000.0
     if args.nodes is not None and args.nodes < 1:
         raise SystemExit("--nodes must be at least 1")
+    if args.movetime is not None and args.movetime < 1:
+        raise SystemExit("--movetime must be at least 1 millisecond")
+    if args.nodes is not None and args.movetime is not None:
+        raise SystemExit("--nodes and --movetime cannot both limit a move")
+    per_move = (("nodes", args.nodes) if args.nodes is not None
+                else ("movetime", args.movetime) if args.movetime is not None else None)
     pairs = (args.games + 1) // 2
     wins = draws = losses = 0
     reasons = {}
@@ -470,12 +502,12 @@ def main():
         if args.game == "chess":
             opening = chess_opening(args.seed * 100003 + pair, args.opening_plies)
             return a_first, play_chess_game(args.a, args.b, a_first, opening, tc, i + 1,
-                                            Adjudicator(resign, draw), options, margin, args.nodes)
+                                            Adjudicator(resign, draw), options, margin, per_move)
         opening = shogi_opening(args.seed * 100003 + pair, args.opening_plies)
         swap = tuple(args.a if e == "a" else args.b for e in args.swap_clocks)
         return a_first, play_shogi_game(args.a, args.b, a_first, opening, tc, i + 1,
                                         Adjudicator(resign, draw), options, args.byoyomi, swap, margin,
-                                        args.nodes)
+                                        per_move)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
         futures = [pool.submit(play, i) for i in range(2 * pairs)]
@@ -504,11 +536,12 @@ def main():
                       f"Elo {elo:+.1f} ± {err:.1f}", flush=True)
     elo, err = elo_with_error(wins, draws, losses)
     margin_note = f" (time margin {args.timemargin} ms)" if args.timemargin else ""
-    limit_text = f"{args.nodes} nodes per move" if args.nodes else f"tc {args.tc}{margin_note}"
+    limit_text = (f"{per_move[1]} {'nodes' if per_move[0] == 'nodes' else 'ms'} per move" if per_move
+                  else f"tc {args.tc}{margin_note}")
     print(f"\nA = {args.a} {args.option_a}\nB = {args.b} {args.option_b}\n{limit_text}, {wins + draws + losses} games: "
           f"+{wins} ={draws} -{losses}, Elo of A {elo:+.1f} ± {err:.1f} (95%)")
     print("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
-    if args.nodes:
+    if per_move:
         print("time use: " + "; ".join(time_per_move_line(name, totals)
                                        for name, totals in zip("AB", clock_totals)))
     else:

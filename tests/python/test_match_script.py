@@ -81,5 +81,30 @@ def test_fixed_node_games_ignore_the_clock_and_repeat_exactly(engine_path, tmp_p
             assert "1500 nodes per move, 2 games" in out, out
             assert "time forfeit" not in out, out
             assert re.search(r"time use: A: \d+ ms per move over \d+ moves; B: \d+ ms", out), out
-            records.append(pgn.read_text())
+            text = pgn.read_text()
+            if game == "chess":
+                # Each engine move carries cutechess's comment: score / depth and thinking time.
+                assert re.search(r"\{\s*[+-](\d+\.\d\d|M\d+)/\d+ \d+\.\d{3}s\s*\}", text), text
+            # The thinking times differ from run to run; the moves must not.
+            records.append(re.sub(r"\s*\{[^}]*\}", "", text))
         assert records[0] == records[1], game
+
+
+def test_move_time_games_ignore_the_clock_and_think_for_the_move_time(engine_path):
+    """With --movetime each move is `go movetime MS` (chess and shogi): a clock far too short for any
+    search loses nothing, and each engine thinks about the move time, not the clock's share."""
+    for game, protocol in (("chess", "uci"), ("shogi", "usi")):
+        out = subprocess.run(
+            [sys.executable, str(ROOT / "scripts" / "match.py"), "--game", game,
+             "--a", f"{protocol}:{engine_path}", "--b", f"{protocol}:{engine_path}",
+             "--games", "2", "--tc", "0.001+0", "--movetime", "40", "--seed", "5",
+             "--resign", "3:600", "--draw", "20:4:10"],
+            capture_output=True, text=True, timeout=170, check=True,
+        ).stdout
+        assert "40 ms per move, 2 games" in out, out
+        assert "time forfeit" not in out, out
+        used = re.search(r"time use: A: (\d+) ms per move over \d+ moves; B: (\d+) ms", out)
+        assert used, out
+        # The engine keeps its move overhead back and the runner adds process latency.
+        for ms in used.groups():
+            assert 15 <= int(ms) <= 200, out

@@ -216,7 +216,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         if ply + 2 < MAX_PLY {
             self.history.clear_killers_at(ply + 2);
         }
-        self.stack[ply + 2].cutoff_count = 0;
+        if features.cutoff_count_lmr {
+            self.stack[ply + 2].cutoff_count = 0;
+        }
 
         if !pv_node && !in_check && !excluded.is_some() {
             // Razoring: far below alpha at low depth, only captures could save the node.
@@ -736,8 +738,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         self.update_pv(ply, m);
                     }
                     if value >= beta {
-                        self.stack[ply].cutoff_count =
-                            self.stack[ply].cutoff_count.saturating_add(1);
+                        if features.cutoff_count_lmr {
+                            self.stack[ply].cutoff_count =
+                                self.stack[ply].cutoff_count.saturating_add(1);
+                        }
                         if quiet {
                             self.reward_quiet(
                                 pos,

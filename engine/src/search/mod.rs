@@ -237,7 +237,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             limits,
             root.side_to_move(),
             options.move_overhead_ms,
-            time::Horizons::of(&self.params, history.len() / 2),
+            time::TimePlan::of(&self.params, history.len() / 2),
             control.pondering.load(Ordering::Relaxed),
         )
         .with_node_clock(options.nodes_per_ms);

@@ -111,6 +111,9 @@ search_params! {
     /// is then spread over the moves left to that many, and never over fewer than
     /// `byoyomi_horizon`.
     byoyomi_game_moves: 0, 0..=150, step 4;
+    /// Time: the hard bound's main time in percent of the move's share of it (the search stops
+    /// there even inside an iteration; no effect at fixed nodes).
+    hard_bound_percent: 400, 150..=600, step 25;
 }
 
 impl SearchParams {

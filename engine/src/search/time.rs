@@ -28,18 +28,21 @@ const BYOYOMI_RESERVE_MAX_MS: u64 = 100;
 /// clock (1 s + 10 ms games flagged at nice 10 beside a busy process with only the overhead kept).
 const LOW_CLOCK_RESERVE_MS: u64 = 50;
 
-/// The number of moves the main time is spread over, when no `movestogo` says it.
+/// How a clock is spread over the moves: the number of moves the main time is spread over when
+/// no `movestogo` says it, and how far past its share one move may think.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Horizons {
+pub struct TimePlan {
     /// Sudden death, with or without an increment (also the most `movestogo` counts for).
     pub fischer: u64,
     /// Main time followed by byoyomi periods (unused main time is lost when the game ends, and
     /// every later move still has its period).
     pub byoyomi: u64,
+    /// The hard bound's main time, in percent of the move's share (the soft bound's main time).
+    pub hard_percent: u64,
 }
 
-impl Horizons {
-    /// The horizons `params` give a side that has played `moves_played` moves.
+impl TimePlan {
+    /// The plan `params` give a side that has played `moves_played` moves.
     pub fn of(params: &SearchParams, moves_played: usize) -> Self {
         Self {
             fischer: params.fischer_horizon.max(1) as u64,
@@ -48,11 +51,12 @@ impl Horizons {
                 params.byoyomi_game_moves,
                 moves_played,
             ),
+            hard_percent: params.hard_bound_percent.max(100) as u64,
         }
     }
 }
 
-impl Default for Horizons {
+impl Default for TimePlan {
     /// The engine's, at the start of a game.
     fn default() -> Self {
         Self::of(&SearchParams::default(), 0)
@@ -66,7 +70,7 @@ pub fn allocate_time(
     move_time_ms: Option<u64>,
     side: Side,
     move_overhead_ms: u64,
-    horizons: Horizons,
+    plan: TimePlan,
 ) -> Option<TimeBudget> {
     if let Some(move_time) = move_time_ms {
         let hard = move_time.saturating_sub(move_overhead_ms).max(1);
@@ -81,14 +85,14 @@ pub fn allocate_time(
     let inc = clock.inc_ms[us];
     let byoyomi = clock.byoyomi_ms[us];
     let open_horizon = if byoyomi > 0 {
-        horizons.byoyomi
+        plan.byoyomi
     } else {
-        horizons.fischer
+        plan.fischer
     }
     .max(1);
     let horizon = clock
         .moves_to_go
-        .map(|m| (m as u64).clamp(1, horizons.fischer.max(1)))
+        .map(|m| (m as u64).clamp(1, plan.fischer.max(1)))
         .unwrap_or(open_horizon);
 
     // Byoyomi is spent per move anyway, so the overhead comes off it; otherwise off main time.
@@ -106,7 +110,7 @@ pub fn allocate_time(
     };
     let base = main_usable / horizon + inc * 3 / 4;
     let main_soft = if horizon == 1 { cap * 7 / 10 } else { base };
-    let main_hard = (base * 4).min(cap);
+    let main_hard = (base * plan.hard_percent / 100).min(cap);
     let main_soft = main_soft.min(main_hard);
 
     let hard = (main_hard + byoyomi_usable).max(1);
@@ -153,7 +157,7 @@ impl TimeManager {
         limits: &Limits<M>,
         side: Side,
         move_overhead_ms: u64,
-        horizons: Horizons,
+        plan: TimePlan,
         pondering: bool,
     ) -> Self {
         let budget = if limits.infinite {
@@ -164,7 +168,7 @@ impl TimeManager {
                 limits.move_time_ms,
                 side,
                 move_overhead_ms,
-                horizons,
+                plan,
             )
         };
         Self {
@@ -240,20 +244,20 @@ mod tests {
     }
 
     fn budget(c: &Clock) -> TimeBudget {
-        allocate_time(Some(c), None, Side::First, 10, Horizons::default()).unwrap()
+        allocate_time(Some(c), None, Side::First, 10, TimePlan::default()).unwrap()
     }
 
     #[test]
     fn no_clock_and_no_movetime_is_unlimited() {
         assert_eq!(
-            allocate_time(None, None, Side::First, 10, Horizons::default()),
+            allocate_time(None, None, Side::First, 10, TimePlan::default()),
             None
         );
     }
 
     #[test]
     fn movetime_uses_everything_but_the_overhead() {
-        let b = allocate_time(None, Some(1000), Side::Second, 10, Horizons::default()).unwrap();
+        let b = allocate_time(None, Some(1000), Side::Second, 10, TimePlan::default()).unwrap();
         assert_eq!(
             b,
             TimeBudget {
@@ -261,7 +265,7 @@ mod tests {
                 hard_ms: 990
             }
         );
-        let tiny = allocate_time(None, Some(5), Side::Second, 10, Horizons::default()).unwrap();
+        let tiny = allocate_time(None, Some(5), Side::Second, 10, TimePlan::default()).unwrap();
         assert_eq!(tiny.hard_ms, 1, "never zero: depth 1 still gets done");
     }
 
@@ -270,6 +274,21 @@ mod tests {
         let b = budget(&clock(60_000, 0, None, 0));
         assert_eq!(b.soft_ms, (60_000 - 10 - LOW_CLOCK_RESERVE_MS) / 30);
         assert_eq!(b.hard_ms, b.soft_ms * 4);
+        // The plan's hard percent sets how far past its share a move may think.
+        let plan = TimePlan {
+            hard_percent: 250,
+            ..TimePlan::default()
+        };
+        let short = allocate_time(
+            Some(&clock(60_000, 0, None, 0)),
+            None,
+            Side::First,
+            10,
+            plan,
+        );
+        let short = short.unwrap();
+        assert_eq!(short.soft_ms, b.soft_ms);
+        assert_eq!(short.hard_ms, b.soft_ms * 5 / 2);
     }
 
     #[test]
@@ -336,11 +355,11 @@ mod tests {
     fn the_byoyomi_horizon_spreads_only_main_time_followed_by_periods() {
         let with_periods = clock(10_000, 0, None, 100);
         let at = |byoyomi| {
-            let horizons = Horizons {
+            let plan = TimePlan {
                 byoyomi,
-                ..Horizons::default()
+                ..TimePlan::default()
             };
-            allocate_time(Some(&with_periods), None, Side::First, 10, horizons).unwrap()
+            allocate_time(Some(&with_periods), None, Side::First, 10, plan).unwrap()
         };
         // 10 s over 30 or 15 moves, plus 90% of the period's usable 65 ms.
         assert_eq!(at(30).soft_ms, 10_000 / 30 + 65 * 9 / 10);
@@ -349,11 +368,12 @@ mod tests {
         // Fischer clocks follow their own horizon, whatever the byoyomi horizon says.
         let fischer = clock(10_000, 100, None, 0);
         let fischer_at = |fischer_h, byoyomi| {
-            let horizons = Horizons {
+            let plan = TimePlan {
                 fischer: fischer_h,
                 byoyomi,
+                ..TimePlan::default()
             };
-            allocate_time(Some(&fischer), None, Side::First, 10, horizons).unwrap()
+            allocate_time(Some(&fischer), None, Side::First, 10, plan).unwrap()
         };
         assert_eq!(fischer_at(30, 15), fischer_at(30, 30));
         let usable = 10_000 - 10 - LOW_CLOCK_RESERVE_MS;
@@ -361,11 +381,12 @@ mod tests {
         assert_eq!(fischer_at(45, 30).soft_ms, usable / 45 + 75);
         // Moves to go still bound it.
         let control = clock(10_000, 0, Some(5), 100);
-        let horizons = Horizons {
+        let plan = TimePlan {
             fischer: 30,
             byoyomi: 15,
+            ..TimePlan::default()
         };
-        let five = allocate_time(Some(&control), None, Side::First, 10, horizons).unwrap();
+        let five = allocate_time(Some(&control), None, Side::First, 10, plan).unwrap();
         assert_eq!(five.soft_ms, 10_000 / 5 + 65 * 9 / 10);
     }
 
@@ -388,7 +409,7 @@ mod tests {
             time_ms: [None, Some(100_000)],
             ..Clock::default()
         };
-        let b = allocate_time(Some(&c), None, Side::First, 10, Horizons::default()).unwrap();
+        let b = allocate_time(Some(&c), None, Side::First, 10, TimePlan::default()).unwrap();
         assert_eq!(b.hard_ms, 1);
     }
 
@@ -398,7 +419,7 @@ mod tests {
             move_time_ms: Some(1),
             ..Limits::default()
         };
-        let mut tm = TimeManager::new(&limits, Side::First, 0, Horizons::default(), true);
+        let mut tm = TimeManager::new(&limits, Side::First, 0, TimePlan::default(), true);
         std::thread::sleep(std::time::Duration::from_millis(3));
         assert!(!tm.hard_expired());
         assert!(tm.update_ponder(false));
@@ -411,7 +432,7 @@ mod tests {
             move_time_ms: Some(110),
             ..Limits::default()
         };
-        let mut tm = TimeManager::new(&limits, Side::First, 10, Horizons::default(), false)
+        let mut tm = TimeManager::new(&limits, Side::First, 10, TimePlan::default(), false)
             .with_node_clock(1000);
         std::thread::sleep(std::time::Duration::from_millis(120));
         assert!(!tm.hard_expired(), "wall time does not count");
