@@ -1,5 +1,6 @@
 //! `datagen spsa`: tunes the search's numeric parameters (`SearchParams`) by SPSA over short
-//! fixed-node self-play matches of one evaluator against itself. Each iteration plays game pairs
+//! self-play matches of one evaluator against itself, at fixed nodes or on a clock (a node clock
+//! for the time-management parameters, which a node limit ignores). Each iteration plays game pairs
 //! of the two perturbed configurations on seeded random openings and moves the estimate; the
 //! state file is rewritten after every iteration, so a killed run resumes where it stopped (the
 //! interrupted iteration is replayed with the same openings).
@@ -8,7 +9,7 @@ use crate::players::DatagenGame;
 use anyhow::{bail, Context, Result};
 use sente::game::GameKind;
 use sente::search::SearchParams;
-use sente::selfplay::{run_match, MatchConfig, PlayerConfig, Spsa};
+use sente::selfplay::{run_match, MatchConfig, PlayerConfig, Spsa, TimeControl};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -37,6 +38,17 @@ pub struct SpsaSettings {
     /// Node limit per move.
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
+    /// Play on a clock instead of a node limit (--nodes is then unused): BASE+INC in seconds, as
+    /// `datagen match --tc`.
+    #[arg(long, value_name = "BASE+INC")]
+    pub tc: Option<TimeControl>,
+    /// With --tc: a node clock, N nodes to the millisecond (budgets and clocks count searched
+    /// nodes), so the tuning is free of the machine's load.
+    #[arg(long, value_name = "N", requires = "tc", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes_time: Option<u64>,
+    /// With --tc: the `+INC` is a byoyomi period (shogi).
+    #[arg(long, requires = "tc")]
+    pub byoyomi: bool,
     /// Games played at once.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -112,8 +124,22 @@ pub fn run_spsa<G: DatagenGame>(settings: &SpsaSettings, out: &mut dyn Write) ->
     };
     let eval = G::load_eval(&settings.eval)?;
     let start_position = G::start_position(false);
+    let tc = settings.tc.map(|tc| {
+        if settings.byoyomi {
+            tc.increment_as_byoyomi()
+        } else {
+            tc
+        }
+    });
     let player = |name: &str, params: SearchParams| {
-        let mut player = PlayerConfig::with_nodes(name, eval.clone(), settings.nodes);
+        let mut player = match tc {
+            Some(tc) => {
+                let mut player = PlayerConfig::with_time_control(name, eval.clone(), tc);
+                player.options.nodes_per_ms = settings.nodes_time.unwrap_or(0);
+                player
+            }
+            None => PlayerConfig::with_nodes(name, eval.clone(), settings.nodes),
+        };
         player.params = params;
         player
     };

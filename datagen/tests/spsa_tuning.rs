@@ -123,3 +123,27 @@ fn matches_take_changed_parameters_and_refuse_bad_ones() {
         .failure(&unknown)
         .contains("unknown search parameter"));
 }
+
+#[test]
+fn a_node_clock_tunes_time_parameters_reproducibly() {
+    // Time-management parameters do nothing at a node limit; on a node clock they play, and
+    // the clock counts nodes, so two runs of the same settings end in the same state.
+    let dir = scratch_dir("spsa-clock");
+    let states: Vec<String> = (0..2)
+        .map(|run| {
+            let state = dir.join(format!("clock-{run}.txt"));
+            let state = state.to_str().unwrap().to_string();
+            let mut args = spsa_args(&state, "fischer_horizon,hard_bound_percent", "2");
+            args.extend(["--tc", "1+0.01", "--nodes-time", "50"].map(String::from));
+            let out = DATAGEN.ok(&args);
+            assert!(out.contains("spsa 2/2: plus W "), "{out}");
+            std::fs::read_to_string(&state).unwrap()
+        })
+        .collect();
+    assert!(states[0].contains("done\t2\n"), "{}", states[0]);
+    assert_eq!(states[0], states[1]);
+    let mut unclocked = spsa_args(dir.join("x.txt").to_str().unwrap(), "fischer_horizon", "1");
+    unclocked.extend(["--nodes-time", "50"].map(String::from));
+    assert!(DATAGEN.failure(&unclocked).contains("--tc"));
+    let _ = std::fs::remove_dir_all(dir);
+}

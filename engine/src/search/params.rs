@@ -114,6 +114,13 @@ search_params! {
     /// Time: the hard bound's main time in percent of the move's share of it (the search stops
     /// there even inside an iteration; no effect at fixed nodes).
     hard_bound_percent: 400, 150..=600, step 25;
+    /// Time: after an iteration the search stops once this share (per mille) of the soft bound
+    /// has passed, when the best move did not change lately.
+    time_stable_permille: 700, 300..=1000, step 25;
+    /// Time: each recent change of the best move (halved every iteration) adds this share.
+    time_change_permille: 500, 0..=1200, step 50;
+    /// Time: the largest share of the soft bound the changes may stretch it to.
+    time_stretch_max_permille: 2000, 1000..=3000, step 100;
 }
 
 impl SearchParams {

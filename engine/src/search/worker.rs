@@ -357,7 +357,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
             let pondering = shared.control.pondering.load(Ordering::Relaxed);
             main.time.update_ponder(pondering);
-            let mut scale = (700.0 + 500.0 * best_changes).min(2000.0) as u64;
+            let params = &shared.params;
+            let mut scale = (params.time_stable_permille as f64
+                + params.time_change_permille as f64 * best_changes)
+                .min(params.time_stretch_max_permille as f64) as u64;
             if shared.features.node_time_management && depth >= NODE_TM_MIN_DEPTH {
                 scale = scale * node_share_scale_permille(best.nodes, self.nodes) / 1000;
             }
