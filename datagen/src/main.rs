@@ -441,13 +441,7 @@ fn main() -> Result<()> {
             };
             let limits = MoveLimits {
                 nodes: [a_nodes.unwrap_or(nodes), b_nodes.unwrap_or(nodes)],
-                tc: tc.map(|tc| {
-                    if byoyomi {
-                        tc.increment_as_byoyomi()
-                    } else {
-                        tc
-                    }
-                }),
+                tc: tc.map(|tc| tc.with_byoyomi(byoyomi)),
                 move_overhead_ms: move_overhead,
                 nodes_per_ms: nodes_time.unwrap_or(0),
             };

@@ -124,13 +124,7 @@ pub fn run_spsa<G: DatagenGame>(settings: &SpsaSettings, out: &mut dyn Write) ->
     };
     let eval = G::load_eval(&settings.eval)?;
     let start_position = G::start_position(false);
-    let tc = settings.tc.map(|tc| {
-        if settings.byoyomi {
-            tc.increment_as_byoyomi()
-        } else {
-            tc
-        }
-    });
+    let tc = settings.tc.map(|tc| tc.with_byoyomi(settings.byoyomi));
     let player = |name: &str, params: SearchParams| {
         let mut player = match tc {
             Some(tc) => {

@@ -66,6 +66,15 @@ impl TimeControl {
             byoyomi_ms: self.byoyomi_ms + self.increment_ms,
         }
     }
+
+    /// `increment_as_byoyomi` when `byoyomi` is set (a `--byoyomi` flag), else the same control.
+    pub fn with_byoyomi(self, byoyomi: bool) -> Self {
+        if byoyomi {
+            self.increment_as_byoyomi()
+        } else {
+            self
+        }
+    }
 }
 
 /// How much of its clock a player used: thinking time against the time it was given (the main
