@@ -490,3 +490,47 @@ fn a_stopped_iteration_plays_its_new_best_move() {
         (with.best, with.score, with.nodes)
     );
 }
+
+/// `root_change_time` counts every new best root move inside an iteration as a best-move change,
+/// and every completed iteration whose best move differs from the previous one's had one: on a
+/// node clock (the same tree, stopped by searched nodes) the search with the switch thinks at
+/// least as long in every bench position, and longer where its best move was contested.
+#[test]
+fn best_moves_changing_inside_iterations_stretch_the_think() {
+    let base = SearchFeatures::for_game::<Position>();
+    let limits = Limits {
+        clock: Some(Clock {
+            time_ms: [Some(10_000), Some(10_000)],
+            inc_ms: [100, 100],
+            moves_to_go: None,
+            byoyomi_ms: [0, 0],
+        }),
+        ..Limits::default()
+    };
+    let mut longer = 0;
+    for (fen, nodes_per_ms) in sente::bench::positions::CHESS
+        .iter()
+        .zip([60, 100, 140].iter().cycle())
+    {
+        let options = SearchOptions {
+            nodes_per_ms: *nodes_per_ms,
+            ..SearchOptions::default()
+        };
+        let root = pos(fen);
+        let [off, on] = ["root_change_time=off", "root_change_time=on"].map(|changes| {
+            let mut s = searcher();
+            s.set_features(base.with_changes(changes).unwrap());
+            run(&mut s, &root, &[], &limits, &options).0
+        });
+        assert!(
+            on.nodes >= off.nodes && on.depth >= off.depth,
+            "{fen}: {} nodes (depth {}) with the switch, {} (depth {}) without",
+            on.nodes,
+            on.depth,
+            off.nodes,
+            off.depth
+        );
+        longer += usize::from(on.depth > off.depth);
+    }
+    assert!(longer > 0, "no contested best move stretched a think");
+}

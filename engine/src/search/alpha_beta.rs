@@ -724,6 +724,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     // iteration, even if it is never completed.
                     if moves_searched > 1 && value > alpha && self.pv_index == 0 {
                         self.partial_best = Some(*rm);
+                        self.root_best_changes += 1;
                     }
                 } else {
                     rm.score = -INFINITE;

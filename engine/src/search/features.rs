@@ -111,6 +111,11 @@ pub struct SearchFeatures {
     /// A search stopped inside an iteration plays the iteration's new best move when a later
     /// root move beat the previous best to the end (otherwise the last completed iteration's).
     pub partial_iteration_best: bool,
+    /// Time management counts every new best root move found inside an iteration (a later root
+    /// move that beat the best so far, aspiration re-searches included) as a best-move change,
+    /// as Stockfish's `bestMoveChanges`; off: only a completed iteration whose best move differs
+    /// from the previous one's counts.
+    pub root_change_time: bool,
 }
 
 impl Default for SearchFeatures {
@@ -154,13 +159,14 @@ impl Default for SearchFeatures {
             cutoff_count_lmr: false,
             aspiration_fail_high_reduction: true,
             partial_iteration_best: false,
+            root_change_time: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 38] = [
+    pub const NAMES: [&'static str; 39] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -199,6 +205,7 @@ impl SearchFeatures {
         "cutoff_count_lmr",
         "aspiration_fail_high_reduction",
         "partial_iteration_best",
+        "root_change_time",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -241,6 +248,7 @@ impl SearchFeatures {
             "cutoff_count_lmr" => &mut self.cutoff_count_lmr,
             "aspiration_fail_high_reduction" => &mut self.aspiration_fail_high_reduction,
             "partial_iteration_best" => &mut self.partial_iteration_best,
+            "root_change_time" => &mut self.root_change_time,
             _ => return None,
         })
     }

@@ -177,6 +177,8 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
     /// The iteration under way: the last root move that beat the best move so far (searched to
     /// the end, first line only), if any (`partial_iteration_best`).
     pub partial_best: Option<RootMove<G::Move>>,
+    /// New best root moves found inside the iteration under way (`root_change_time`).
+    pub(super) root_best_changes: u32,
 }
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
@@ -229,6 +231,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             previous_search: None,
             completed_lines: Vec::with_capacity(move_capacity),
             partial_best: None,
+            root_best_changes: 0,
         })
     }
 
@@ -312,6 +315,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
             self.root_depth = depth;
             self.partial_best = None;
+            self.root_best_changes = 0;
             for rm in self.root_moves.iter_mut() {
                 rm.previous_score = rm.score;
             }
@@ -343,7 +347,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
             let best = self.root_moves[0];
             best_changes *= 0.5;
-            if best.mv != last_best && last_best.is_some() {
+            if shared.features.root_change_time {
+                best_changes += self.root_best_changes as f64;
+            } else if best.mv != last_best && last_best.is_some() {
                 best_changes += 1.0;
             }
             last_best = best.mv;
