@@ -317,11 +317,13 @@ mod tests {
         assert_eq!(chess.changes_from(chess), "");
         let shogi = SearchFeatures::for_game::<crate::shogi::Position>();
         assert!(shogi.qs_evasion_pruning && !chess.qs_evasion_pruning);
-        assert_eq!(shogi.changes(), "qs_evasion_pruning=on");
+        assert_eq!(
+            shogi.changes(),
+            "qs_evasion_pruning=on,partial_iteration_best=on"
+        );
         assert_eq!(
             shogi.changes_from(chess),
-            "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off,\
-             partial_iteration_best=off"
+            "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off"
         );
     }
 

@@ -22,9 +22,12 @@ impl Game for Position {
     const FROM_SLOTS: usize = SQUARES + 7;
     const PIECE_SLOTS: usize = 2 * KINDS;
     const EXTEND_CHECKS: bool = false;
-    /// Twentieth session, 10,000 nodes per move, gen-13 net: +18.8 ± 13.4 (2,498 games, H1;
-    /// the seventeenth and nineteenth sessions' unfinished runs were +8.7 and +10.1).
-    const SEARCH_FEATURES: &'static str = "qs_evasion_pruning=on";
+    /// `qs_evasion_pruning`: twentieth session, 10,000 nodes per move, gen-13 net: +18.8 ± 13.4
+    /// (2,498 games, H1; the seventeenth and nineteenth sessions' unfinished runs were +8.7 and
+    /// +10.1). `partial_iteration_best`: twenty-fourth session, 10 s + 0.1 s byoyomi node clock
+    /// (170 nodes/ms), gen-15 net: +14.5 ± 11.0 (1,876 games, H1; a second seed +13.2 ± 12.8
+    /// over 1,420): once main time is spent every move is cut inside an iteration.
+    const SEARCH_FEATURES: &'static str = "qs_evasion_pruning=on,partial_iteration_best=on";
 
     fn startpos() -> Self {
         Position::from_sfen(STARTPOS_SFEN).expect("the start position parses")
