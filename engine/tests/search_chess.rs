@@ -5,13 +5,13 @@
 mod search_support;
 
 use search_support::{
-    assert_pv_legal, depth, search_changed_after, search_infos as run, search_root,
+    assert_pv_legal, clock_limits, depth, search_changed_after, search_infos as run, search_root,
 };
 use sente::chess::{ClassicalEval, Position};
 use sente::game::{Game, HistoryEntry};
 use sente::movelist::MoveList;
 use sente::search::{
-    Clock, Limits, Score, ScoreBound, SearchControl, SearchFeatures, SearchInfo, SearchOptions,
+    Limits, Score, ScoreBound, SearchControl, SearchFeatures, SearchInfo, SearchOptions,
     SearchResult, Searcher,
 };
 use std::sync::atomic::Ordering;
@@ -279,15 +279,7 @@ fn a_bullet_game_never_flags() {
             break;
         }
         let side = p.side_to_move().index();
-        let limits = Limits {
-            clock: Some(Clock {
-                time_ms: [Some(clock[0] as u64), Some(clock[1] as u64)],
-                inc_ms: [10, 10],
-                moves_to_go: None,
-                byoyomi_ms: [0, 0],
-            }),
-            ..Limits::default()
-        };
+        let limits = clock_limits(clock.map(|ms| ms as u64), 10, 0);
         let started = Instant::now();
         let (result, _) = run(
             &mut players[side],
@@ -498,15 +490,7 @@ fn a_stopped_iteration_plays_its_new_best_move() {
 #[test]
 fn best_moves_changing_inside_iterations_stretch_the_think() {
     let base = SearchFeatures::for_game::<Position>();
-    let limits = Limits {
-        clock: Some(Clock {
-            time_ms: [Some(10_000), Some(10_000)],
-            inc_ms: [100, 100],
-            moves_to_go: None,
-            byoyomi_ms: [0, 0],
-        }),
-        ..Limits::default()
-    };
+    let limits = clock_limits([10_000; 2], 100, 0);
     let mut longer = 0;
     for (fen, nodes_per_ms) in sente::bench::positions::CHESS
         .iter()

@@ -3,10 +3,10 @@
 
 mod search_support;
 
-use search_support::{assert_pv_legal, depth, search_infos, search_root as run};
+use search_support::{assert_pv_legal, clock_limits, depth, search_infos, search_root as run};
 use sente::game::Game;
 use sente::movelist::MoveList;
-use sente::search::{Clock, Limits, Score, SearchFeatures, SearchOptions, Searcher};
+use sente::search::{Limits, Score, SearchFeatures, SearchOptions, Searcher};
 use sente::shogi::{ClassicalEval, EnteringKingRule, Position, ShogiRules};
 use std::time::Instant;
 
@@ -68,15 +68,7 @@ fn a_declaration_two_plies_away_is_found_inside_the_search() {
 #[test]
 fn byoyomi_is_used_but_not_exceeded() {
     let root = Position::startpos();
-    let limits = Limits {
-        clock: Some(Clock {
-            time_ms: [Some(0), Some(0)],
-            inc_ms: [0, 0],
-            moves_to_go: None,
-            byoyomi_ms: [300, 300],
-        }),
-        ..Limits::default()
-    };
+    let limits = clock_limits([0; 2], 0, 300);
     // A second attempt absorbs one unlucky descheduling on an overloaded test machine.
     let mut timings = Vec::new();
     for _ in 0..2 {
@@ -153,15 +145,7 @@ fn depth_one_is_cut_short_once_a_root_move_is_searched() {
 fn the_clock_ends_even_the_first_root_move_of_depth_one() {
     let root = pos("1n6k/4R1+B1g/2s6/l8/5PP1K/5Sb2/+p+p+p+p+p+pN2/3G5/LN3r2+p b 2GLP2snl8p 147");
     let mut s = Searcher::new(ClassicalEval::default());
-    let limits = Limits {
-        clock: Some(Clock {
-            time_ms: [Some(0), Some(0)],
-            inc_ms: [0, 0],
-            moves_to_go: None,
-            byoyomi_ms: [100, 100],
-        }),
-        ..Limits::default()
-    };
+    let limits = clock_limits([0; 2], 0, 100);
     let options = SearchOptions {
         nodes_per_ms: 1000,
         ..SearchOptions::default()

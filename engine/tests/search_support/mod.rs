@@ -8,7 +8,7 @@ use sente::eval::Evaluator;
 use sente::game::{Game, HistoryEntry};
 use sente::movelist::MoveList;
 use sente::search::{
-    Limits, SearchControl, SearchEvent, SearchInfo, SearchOptions, SearchResult, Searcher,
+    Clock, Limits, SearchControl, SearchEvent, SearchInfo, SearchOptions, SearchResult, Searcher,
 };
 use std::time::{Duration, Instant};
 
@@ -16,6 +16,20 @@ use std::time::{Duration, Instant};
 pub fn depth<M>(d: u32) -> Limits<M> {
     Limits {
         depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+/// A search on a clock and no other limit: each side's main time, one increment and one byoyomi
+/// period for both (milliseconds), no `movestogo`.
+pub fn clock_limits<M>(time_ms: [u64; 2], inc_ms: u64, byoyomi_ms: u64) -> Limits<M> {
+    Limits {
+        clock: Some(Clock {
+            time_ms: time_ms.map(Some),
+            inc_ms: [inc_ms; 2],
+            moves_to_go: None,
+            byoyomi_ms: [byoyomi_ms; 2],
+        }),
         ..Limits::default()
     }
 }
