@@ -90,6 +90,15 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
         }
 
+        // The correction history's keys, once per node: for the static evaluation's correction
+        // and the history's update when the node ends. Their entries start loading now, beside
+        // the table probe's.
+        let correction_keys = (features.correction_history && !in_check).then(|| {
+            let keys = self.correction_keys(pos, ply, features.correction_tables);
+            self.correction
+                .prefetch(pos.side_to_move(), &keys, features.correction_tables);
+            keys
+        });
         let hash = pos.hash();
         let tt_entry = if excluded.is_some() {
             None
@@ -170,10 +179,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         } else {
             self.evaluate(pos)
         };
-        // The correction history's keys, once per node: for the correction here and the
-        // history's update when the node ends.
-        let correction_keys = (features.correction_history && !in_check)
-            .then(|| self.correction_keys(pos, ply, features.correction_tables));
         let static_eval = match &correction_keys {
             _ if in_check => NO_EVAL,
             Some(keys) => self.corrected_by(pos, raw_eval, keys, features),

@@ -5,6 +5,7 @@
 //! pieces other than pawns (`Game::piece_keys`) and the last two moves, and the correction is
 //! their weighted blend. Fixed-size tables per search thread; never allocated during search.
 
+use super::prefetch::prefetch;
 use crate::game::{mix_key, Side};
 
 /// Entries per side (a power of two: the key's low bits index it).
@@ -87,6 +88,16 @@ impl CorrectionHistory {
             .map(|t| BLEND[t] * self.table[Self::index(t, side, keys.key(t))])
             .sum();
         sum / (BLEND_SCALE * GRAIN)
+    }
+
+    /// Starts loading the entries `correction` will read, so that their cache misses overlap
+    /// the node's table probe and evaluation instead of following them.
+    #[inline]
+    pub fn prefetch(&self, side: Side, keys: &CorrectionKeys, blend: bool) {
+        let tables = if blend { TABLES } else { 1 };
+        for t in 0..tables {
+            prefetch(&self.table[Self::index(t, side, keys.key(t))]);
+        }
     }
 
     /// Moves the entries toward `error` (search result − raw static eval, centipawns), by more

@@ -15,6 +15,7 @@ pub mod large_pages;
 pub mod limits;
 pub mod ordering;
 pub mod params;
+pub mod prefetch;
 pub mod pv;
 pub mod quiescence;
 pub mod report;

@@ -51,6 +51,14 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             return if in_check { 0 } else { self.evaluate(pos) };
         }
 
+        // The correction history's entries start loading beside the table probe's.
+        let features = &shared.features;
+        let correction_keys = (features.correction_history && !in_check).then(|| {
+            let keys = self.correction_keys(pos, ply, features.correction_tables);
+            self.correction
+                .prefetch(pos.side_to_move(), &keys, features.correction_tables);
+            keys
+        });
         let hash = pos.hash();
         let tt_entry = shared.tt.probe(hash);
         let tt_value = tt_entry.map(|e| from_tt(e.score, ply));
@@ -81,7 +89,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 Some(e) => e.static_eval,
                 None => self.evaluate(pos),
             };
-            static_eval = self.corrected(pos, ply, raw_eval, &shared.features);
+            static_eval = match &correction_keys {
+                Some(keys) => self.corrected_by(pos, raw_eval, keys, features),
+                None => raw_eval,
+            };
             best = static_eval;
             if let (Some(e), Some(v)) = (tt_entry, tt_value) {
                 let sharper = match e.bound {

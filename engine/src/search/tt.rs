@@ -3,6 +3,7 @@
 //! a torn write (two threads storing at once) fails verification instead of returning foreign data.
 
 use super::large_pages::LargePageArray;
+use super::prefetch::prefetch;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score says about the true value.
@@ -162,17 +163,7 @@ impl TranspositionTable {
     /// the child's probe a little later finds its bucket there instead of waiting on memory.
     #[inline]
     pub fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const Bucket = self.bucket(hash);
-            // SAFETY: a prefetch is only a cache hint: it reads nothing the program sees and
-            // never faults (the address is a live bucket anyway). Its scalar twin is doing
-            // nothing, which every other target does.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
+        prefetch(self.bucket(hash));
     }
 
     /// The entry stored for `hash`, if any survives verification.

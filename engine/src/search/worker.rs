@@ -554,21 +554,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// A raw static evaluation at `ply` corrected by the correction history (when enabled).
-    pub(super) fn corrected(
-        &self,
-        pos: &G,
-        ply: usize,
-        raw: i32,
-        features: &SearchFeatures,
-    ) -> i32 {
-        if !features.correction_history {
-            return raw;
-        }
-        let keys = self.correction_keys(pos, ply, features.correction_tables);
-        self.corrected_by(pos, raw, &keys, features)
-    }
-
     /// A raw static evaluation corrected by the correction history under `keys` (the node's
     /// `correction_keys`, computed once by a node that also updates the history).
     pub(super) fn corrected_by(
