@@ -484,6 +484,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             if m == excluded {
                 continue;
             }
+            // Early, so the child's table entry is on its way while the move is checked for
+            // pruning and made (a pruned move's prefetch is only a wasted hint).
+            shared.tt.prefetch(pos.hash_after(m));
             let quiet = pos.is_quiet(m);
             let gives_check =
                 pos.gives_check_with(check_info.get_or_insert_with(|| pos.check_info()), m);
@@ -524,8 +527,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 }
             }
 
-            // Early, so the child's table entry is on its way while the move is made.
-            shared.tt.prefetch(pos.hash_after(m));
             let mut extension = 0;
             if !root && ply < 2 * self.root_depth as usize {
                 let singular_candidate = features.singular_extensions
