@@ -517,13 +517,28 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     if lmr_depth <= 8 && !pos.see_ge(m, -params.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if !quiet
-                    && depth <= 8
+                } else if !quiet {
+                    // A capture that even with its gain and a margin cannot lift the static
+                    // evaluation above alpha.
+                    if features.noisy_futility
+                        && !gives_check
+                        && !in_check
+                        && lmr_depth < 7
+                        && static_eval
+                            + params.noisy_futility_base
+                            + params.noisy_futility_per_depth * lmr_depth
+                            + pos.noisy_gain(m)
+                            <= alpha
+                    {
+                        continue;
+                    }
                     // Ordering found SEE ≥ 0 already, which passes the (negative) threshold.
-                    && !is_winning_noisy(order_score)
-                    && !pos.see_ge(m, -params.see_noisy * depth)
-                {
-                    continue;
+                    if depth <= 8
+                        && !is_winning_noisy(order_score)
+                        && !pos.see_ge(m, -params.see_noisy * depth)
+                    {
+                        continue;
+                    }
                 }
             }
 

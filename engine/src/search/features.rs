@@ -116,6 +116,15 @@ pub struct SearchFeatures {
     /// as Stockfish's `bestMoveChanges`; off: only a completed iteration whose best move differs
     /// from the previous one's counts.
     pub root_change_time: bool,
+    /// Quiescence's fail-high results lean towards beta ("fail firm", as Stockfish): a
+    /// stand-pat cutoff returns halfway between the evaluation and beta, and a capture's cutoff
+    /// three quarters of its value and one of beta, so a lucky exchange overstates less.
+    pub qs_fail_firm: bool,
+    /// Captures and promotions that do not give check are pruned at shallow depth when even
+    /// the material they win and a margin (`noisy_futility_base` +
+    /// `noisy_futility_per_depth` per ply of reduced depth) leave the static evaluation at or
+    /// below alpha (Stockfish's futility pruning of captures).
+    pub noisy_futility: bool,
 }
 
 impl Default for SearchFeatures {
@@ -160,13 +169,15 @@ impl Default for SearchFeatures {
             aspiration_fail_high_reduction: true,
             partial_iteration_best: false,
             root_change_time: false,
+            qs_fail_firm: false,
+            noisy_futility: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 39] = [
+    pub const NAMES: [&'static str; 41] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -206,6 +217,8 @@ impl SearchFeatures {
         "aspiration_fail_high_reduction",
         "partial_iteration_best",
         "root_change_time",
+        "qs_fail_firm",
+        "noisy_futility",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -249,6 +262,8 @@ impl SearchFeatures {
             "aspiration_fail_high_reduction" => &mut self.aspiration_fail_high_reduction,
             "partial_iteration_best" => &mut self.partial_iteration_best,
             "root_change_time" => &mut self.root_change_time,
+            "qs_fail_firm" => &mut self.qs_fail_firm,
+            "noisy_futility" => &mut self.noisy_futility,
             _ => return None,
         })
     }

@@ -91,6 +91,9 @@ search_params! {
     aspiration_delta: 18, 8..=40, step 2;
     /// Quiescence futility: captures whose gain stays this far below alpha are skipped.
     qs_futility: 200, 80..=400, step 15;
+    /// `noisy_futility`: the margin of a capture's futility pruning, and its growth per ply.
+    noisy_futility_base: 110, 40..=300, step 12;
+    noisy_futility_per_depth: 100, 40..=200, step 8;
     /// Razoring: a node whose eval is below alpha by this per ply (depth ≤ 3) asks quiescence.
     razor_margin: 300, 100..=600, step 25;
     /// Probcut: captures that beat beta by this in a reduced search cut the node.

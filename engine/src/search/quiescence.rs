@@ -105,6 +105,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 }
             }
             if best >= beta {
+                if features.qs_fail_firm && !is_mate_value(best) {
+                    best = (best + beta) / 2;
+                }
                 if tt_entry.is_none() {
                     shared
                         .tt
@@ -195,6 +198,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
         }
 
+        if features.qs_fail_firm && best >= beta && !is_mate_value(best) {
+            best = (3 * best + beta) / 4;
+        }
         let bound = Bound::of_result(best, original_alpha, beta, pv_node);
         shared.tt.store(
             hash,
