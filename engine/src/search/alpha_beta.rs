@@ -33,6 +33,9 @@ const LMR_DEEPER_MARGIN: i32 = 40;
 /// `eval_diff_history`: history bonus per centipawn of evaluation change, and its bound.
 const EVAL_DIFF_HISTORY_SCALE: i32 = 10;
 const EVAL_DIFF_HISTORY_MAX: i32 = 1600;
+/// `hindsight_depth`: both sides' static evaluations summing above this (the position
+/// looked better to each side on its turn) makes a reduced node a ply shallower.
+const HINDSIGHT_QUIET_MARGIN: i32 = 85;
 /// Most double extensions on one line from the root.
 const MAX_DOUBLE_EXTENSIONS: u8 = 8;
 
@@ -218,6 +221,26 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             && ply >= 2
             && self.stack[ply - 2].static_eval != NO_EVAL
             && static_eval > self.stack[ply - 2].static_eval;
+        // Hindsight: how the evaluations turned out says whether the parent's reduction of
+        // this node was too much or too little.
+        // (Read once: a singular or verification search of this node is no reduced one.)
+        let prior_reduction = std::mem::take(&mut self.stack[ply].reduction);
+        if features.hindsight_depth
+            && prior_reduction >= 2
+            && !in_check
+            && ply >= 1
+            && self.stack[ply - 1].static_eval != NO_EVAL
+        {
+            let parent_eval = self.stack[ply - 1].static_eval;
+            // The opponent's move did not make its side's evaluation better (both from the
+            // mover's view, negated: ours now against theirs before).
+            let opponent_worsening = static_eval > -parent_eval;
+            if prior_reduction >= 3 && !opponent_worsening {
+                depth += 1;
+            } else if depth >= 2 && static_eval + parent_eval > HINDSIGHT_QUIET_MARGIN {
+                depth -= 1;
+            }
+        }
         if ply + 2 < MAX_PLY {
             self.history.clear_killers_at(ply + 2);
         }
@@ -669,6 +692,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 }
                 r -= history_score / params.lmr_history_divisor;
                 let reduced = (new_depth - r).clamp(1, new_depth.max(1));
+                self.stack[ply + 1].reduction = new_depth - reduced;
                 value = -self.negamax(
                     &child,
                     shared,
@@ -679,6 +703,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     ply + 1,
                     true,
                 );
+                self.stack[ply + 1].reduction = 0;
                 full_null_window = value > alpha && reduced < new_depth;
                 if full_null_window && features.lmr_deeper_shallower {
                     let deeper = value > best + LMR_DEEPER_MARGIN + 2 * new_depth;

@@ -125,6 +125,11 @@ pub struct SearchFeatures {
     /// `noisy_futility_per_depth` per ply of reduced depth) leave the static evaluation at or
     /// below alpha (Stockfish's futility pruning of captures).
     pub noisy_futility: bool,
+    /// A node entered by a search reduced three plies or more is searched a ply deeper when the
+    /// opponent's last move did not improve its side's static evaluation, and one reduced two
+    /// or more a ply shallower when both sides' evaluations say the position is quiet
+    /// (Stockfish's hindsight depth adjustment).
+    pub hindsight_depth: bool,
 }
 
 impl Default for SearchFeatures {
@@ -171,13 +176,14 @@ impl Default for SearchFeatures {
             root_change_time: false,
             qs_fail_firm: false,
             noisy_futility: false,
+            hindsight_depth: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 41] = [
+    pub const NAMES: [&'static str; 42] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -219,6 +225,7 @@ impl SearchFeatures {
         "root_change_time",
         "qs_fail_firm",
         "noisy_futility",
+        "hindsight_depth",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -264,6 +271,7 @@ impl SearchFeatures {
             "root_change_time" => &mut self.root_change_time,
             "qs_fail_firm" => &mut self.qs_fail_firm,
             "noisy_futility" => &mut self.noisy_futility,
+            "hindsight_depth" => &mut self.hindsight_depth,
             _ => return None,
         })
     }

@@ -114,6 +114,9 @@ pub(super) struct PlyState<M> {
     /// Beta cutoffs of the nodes at this ply since the grandparent's node began (saturating;
     /// `cutoff_count_lmr`).
     pub(super) cutoff_count: u8,
+    /// The plies the parent's late-move reduction took from this ply's node (0 for a search
+    /// at full depth; `hindsight_depth`).
+    pub(super) reduction: i32,
 }
 
 /// How the soft time bound stretches with a falling score (per mille, `falling_eval_time`):
@@ -208,6 +211,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     excluded: G::Move::NONE,
                     double_extensions: 0,
                     cutoff_count: 0,
+                    reduction: 0,
                 };
                 MAX_PLY + 2
             ],
