@@ -8,6 +8,7 @@ use super::ordering::{
     is_losing_noisy, is_winning_noisy, next_best, score_moves, OrderingContext, PickerState,
     PRUNED_QUIET, TT_MOVE,
 };
+use super::params::REDUCTION_GRAIN;
 use super::report::{ScoreBound, SearchEvent};
 use super::tt::Bound;
 use super::value::{
@@ -474,7 +475,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 && best > -MATE_BOUND
                 && !in_check
             {
-                let reduction = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
+                let reduction =
+                    self.lmr[depth.min(63) as usize][moves_searched.min(63)] / REDUCTION_GRAIN;
                 let lmr_depth = (depth - 1 - reduction).max(0);
                 let late_limit =
                     (params.lmp_base + depth * depth) as usize / (2 - improving as usize);
@@ -525,7 +527,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             } else {
                 0
             };
-            let reduction = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
+            let fine_reduction = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
+            let reduction = fine_reduction / REDUCTION_GRAIN;
 
             if !root && features.forward_pruning && best > -MATE_BOUND {
                 let lmr_depth = (depth - 1 - reduction).max(0);
@@ -665,7 +668,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 && moves_searched > root as usize
                 && (quiet || is_losing_noisy(order_score))
             {
-                let mut r = reduction;
+                // Whole-ply adjustments to the table's reduction.
+                let mut r = 0;
                 if pv_node || tt_pv {
                     r -= 1;
                 }
@@ -690,7 +694,14 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 if features.cutoff_count_lmr && self.stack[ply + 1].cutoff_count > 3 {
                     r += 1;
                 }
-                r -= history_score / params.lmr_history_divisor;
+                if features.fractional_lmr {
+                    // Summed in fractions of a ply, rounded down once.
+                    let fine = fine_reduction + r * REDUCTION_GRAIN
+                        - history_score * REDUCTION_GRAIN / params.lmr_history_divisor;
+                    r = fine.div_euclid(REDUCTION_GRAIN);
+                } else {
+                    r += reduction - history_score / params.lmr_history_divisor;
+                }
                 let reduced = (new_depth - r).clamp(1, new_depth.max(1));
                 self.stack[ply + 1].reduction = new_depth - reduced;
                 value = -self.negamax(

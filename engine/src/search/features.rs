@@ -130,6 +130,9 @@ pub struct SearchFeatures {
     /// or more a ply shallower when both sides' evaluations say the position is quiet
     /// (Stockfish's hindsight depth adjustment).
     pub hindsight_depth: bool,
+    /// Late-move reductions are summed in fractions of a ply (the table's fraction, the
+    /// history's share) and rounded down once, instead of each term rounded on its own.
+    pub fractional_lmr: bool,
 }
 
 impl Default for SearchFeatures {
@@ -177,13 +180,14 @@ impl Default for SearchFeatures {
             qs_fail_firm: false,
             noisy_futility: false,
             hindsight_depth: false,
+            fractional_lmr: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 42] = [
+    pub const NAMES: [&'static str; 43] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -226,6 +230,7 @@ impl SearchFeatures {
         "qs_fail_firm",
         "noisy_futility",
         "hindsight_depth",
+        "fractional_lmr",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -272,6 +277,7 @@ impl SearchFeatures {
             "qs_fail_firm" => &mut self.qs_fail_firm,
             "noisy_futility" => &mut self.noisy_futility,
             "hindsight_depth" => &mut self.hindsight_depth,
+            "fractional_lmr" => &mut self.fractional_lmr,
             _ => return None,
         })
     }

@@ -6,6 +6,9 @@
 use super::change_list::split_changes;
 use crate::game::Game;
 
+/// Late-move reductions are kept in this fraction of a ply (`reduction_table`).
+pub const REDUCTION_GRAIN: i32 = 1024;
+
 /// One tunable constant: its name, default, the range a tuner may move it in, and the SPSA
 /// perturbation at the end of a tuning run (`step`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +136,8 @@ impl SearchParams {
         (depth * depth * self.history_quadratic + self.history_linear * depth).min(self.history_max)
     }
 
-    /// The late-move reduction table, `[depth][moves searched]`, both below 64.
+    /// The late-move reduction table, `[depth][moves searched]`, both below 64, in
+    /// 1/`REDUCTION_GRAIN` plies (its whole plies are the formula's integer part).
     pub fn reduction_table(&self) -> Vec<[i32; 64]> {
         let base = self.lmr_base as f64 / 100.0;
         let divisor = self.lmr_divisor.max(1) as f64 / 100.0;
@@ -142,7 +146,8 @@ impl SearchParams {
                 let mut row = [0; 64];
                 for (count, r) in row.iter_mut().enumerate().skip(1) {
                     if depth > 0 {
-                        *r = (base + (depth as f64).ln() * (count as f64).ln() / divisor) as i32;
+                        let plies = base + (depth as f64).ln() * (count as f64).ln() / divisor;
+                        *r = (plies * REDUCTION_GRAIN as f64) as i32;
                     }
                 }
                 row
@@ -276,7 +281,8 @@ mod tests {
                 } else {
                     (0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25) as i32
                 };
-                assert_eq!(r, expected, "depth {depth} count {count}");
+                // In 1/REDUCTION_GRAIN plies; whole plies are the formula's integer part.
+                assert_eq!(r / REDUCTION_GRAIN, expected, "depth {depth} count {count}");
             }
         }
         let p = SearchParams::default();
