@@ -518,3 +518,46 @@ fn best_moves_changing_inside_iterations_stretch_the_think() {
     }
     assert!(longer > 0, "no contested best move stretched a think");
 }
+
+/// The twenty-fifth session's switches (quiescence's fail-firm cutoffs, capture futility,
+/// hindsight depth and fractional reductions) each change the tree (the bench positions at a
+/// fixed depth search another node count) yet keep every forced mate exact: the mates in two
+/// and the mate in three behind an aspiration fail-high, with their distances and mating PVs.
+#[test]
+fn pruning_and_reduction_switches_keep_mates_exact() {
+    let base = SearchFeatures::for_game::<Position>();
+    let bench_nodes = |features: SearchFeatures| {
+        let mut total = 0;
+        for fen in sente::bench::positions::CHESS.iter().take(8) {
+            let mut s = searcher();
+            s.set_features(features);
+            total += search_root(&mut s, &pos(fen), &depth(7)).0.nodes;
+        }
+        total
+    };
+    let base_nodes = bench_nodes(base);
+    for change in [
+        "qs_fail_firm=on",
+        "noisy_futility=on",
+        "hindsight_depth=on",
+        "fractional_lmr=on",
+    ] {
+        let features = base.with_changes(change).unwrap();
+        assert_ne!(
+            bench_nodes(features),
+            base_nodes,
+            "{change} changes the tree"
+        );
+        for (fen, plies) in MATES_IN_TWO.iter().map(|&f| (f, 3)).chain([(
+            "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
+            5,
+        )]) {
+            let root = pos(fen);
+            let mut s = searcher();
+            s.set_features(features);
+            let (result, infos) = search_root(&mut s, &root, &depth(9));
+            assert_eq!(result.score, Score::MatePlies(plies), "{change}: {fen}");
+            assert_last_pv_mates(&root, &result, &infos, change);
+        }
+    }
+}
