@@ -290,7 +290,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             {
                 let reduction = params.nmp_base
                     + depth / params.nmp_depth_divisor
-                    + ((eval - beta) / params.nmp_eval_divisor).min(3);
+                    + ((eval - beta) / params.nmp_eval_divisor).min(params.nmp_eval_cap);
                 let mut child = pos.clone();
                 child.make_null_move();
                 shared.tt.prefetch(child.hash());

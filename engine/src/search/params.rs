@@ -67,8 +67,11 @@ search_params! {
     nmp_base: 3, 2..=5, step 1;
     /// Null move: one more ply of reduction per this many plies of depth.
     nmp_depth_divisor: 3, 2..=6, step 1;
-    /// Null move: one more ply of reduction per this much eval above beta (at most 3).
+    /// Null move: one more ply of reduction per this much eval above beta (at most
+    /// `nmp_eval_cap`).
     nmp_eval_divisor: 200, 100..=400, step 20;
+    /// Null move: the most plies the evaluation's margin over beta adds to the reduction.
+    nmp_eval_cap: 3, 1..=8, step 1;
     /// Late-move pruning: quiets searched before the rest are skipped, `(base + depth²)`,
     /// halved when not improving.
     lmp_base: 3, 1..=8, step 1;
