@@ -341,7 +341,8 @@ mod tests {
         assert!(chess.correction_history && chess.correction_tables && chess.threat_ordering);
         assert_eq!(
             chess.changes(),
-            "correction_history=on,correction_tables=on,threat_ordering=on,partial_iteration_best=on"
+            "correction_history=on,correction_tables=on,threat_ordering=on,\
+             partial_iteration_best=on,hindsight_depth=on"
         );
         assert_eq!(chess.changes_from(chess), "");
         let shogi = SearchFeatures::for_game::<crate::shogi::Position>();
@@ -352,7 +353,8 @@ mod tests {
         );
         assert_eq!(
             shogi.changes_from(chess),
-            "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off"
+            "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off,\
+             hindsight_depth=off"
         );
     }
 
