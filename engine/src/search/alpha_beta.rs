@@ -233,8 +233,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             && self.stack[ply - 1].static_eval != NO_EVAL
         {
             let parent_eval = self.stack[ply - 1].static_eval;
-            // The opponent's move did not make its side's evaluation better (both from the
-            // mover's view, negated: ours now against theirs before).
+            // The opponent's move worsened its own side's evaluation: ours now is above ours
+            // before it (the parent's, negated).
             let opponent_worsening = static_eval > -parent_eval;
             if prior_reduction >= 3 && !opponent_worsening {
                 depth += 1;

@@ -126,9 +126,9 @@ pub struct SearchFeatures {
     /// below alpha (Stockfish's futility pruning of captures).
     pub noisy_futility: bool,
     /// A node entered by a search reduced three plies or more is searched a ply deeper when the
-    /// opponent's last move did not improve its side's static evaluation, and one reduced two
-    /// or more a ply shallower when both sides' evaluations say the position is quiet
-    /// (Stockfish's hindsight depth adjustment).
+    /// reduced move held up (its static evaluation, for the side that played it, did not fall),
+    /// and one reduced two or more a ply shallower otherwise when both sides' evaluations sum
+    /// above a margin (Stockfish's hindsight depth adjustment).
     pub hindsight_depth: bool,
     /// Late-move reductions are summed in fractions of a ply (the table's fraction, the
     /// history's share) and rounded down once, instead of each term rounded on its own.
