@@ -97,12 +97,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         // The correction history's keys, once per node: for the static evaluation's correction
         // and the history's update when the node ends. Their entries start loading now, beside
         // the table probe's.
-        let correction_keys = (features.correction_history && !in_check).then(|| {
-            let keys = self.correction_keys(pos, ply, features.correction_tables);
-            self.correction
-                .prefetch(pos.side_to_move(), &keys, features.correction_tables);
-            keys
-        });
+        let correction_keys = self.prefetched_correction_keys(pos, ply, in_check, features);
         let hash = pos.hash();
         let tt_entry = if excluded.is_some() {
             None

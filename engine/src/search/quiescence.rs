@@ -53,12 +53,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
 
         // The correction history's entries start loading beside the table probe's.
         let features = &shared.features;
-        let correction_keys = (features.correction_history && !in_check).then(|| {
-            let keys = self.correction_keys(pos, ply, features.correction_tables);
-            self.correction
-                .prefetch(pos.side_to_move(), &keys, features.correction_tables);
-            keys
-        });
+        let correction_keys = self.prefetched_correction_keys(pos, ply, in_check, features);
         let hash = pos.hash();
         let tt_entry = shared.tt.probe(hash);
         let tt_value = tt_entry.map(|e| from_tt(e.score, ply));

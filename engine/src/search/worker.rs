@@ -573,6 +573,23 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         (raw + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
+    /// The node's correction keys when its static evaluation is corrected (not in check), with
+    /// their entries already loading: computed before the table probe, so the misses overlap.
+    pub(super) fn prefetched_correction_keys(
+        &self,
+        pos: &G,
+        ply: usize,
+        in_check: bool,
+        features: &SearchFeatures,
+    ) -> Option<CorrectionKeys> {
+        (features.correction_history && !in_check).then(|| {
+            let keys = self.correction_keys(pos, ply, features.correction_tables);
+            self.correction
+                .prefetch(pos.side_to_move(), &keys, features.correction_tables);
+            keys
+        })
+    }
+
     /// The correction history's keys of `pos` at `ply` (only the structure key unless `all`).
     pub(super) fn correction_keys(&self, pos: &G, ply: usize, all: bool) -> CorrectionKeys {
         if !all {
