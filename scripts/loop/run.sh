@@ -17,7 +17,9 @@
 # 7.9M positions 80 beat 40 by +95 and 160 beat 80 by +36; shogi's 3.6M positions gained +18 ± 19
 # from 40 to 80, so the shogi loop runs with SUPERBATCHES=80; see docs/measurements.md),
 # MATCH_PAIRS (1500: 400 left a +26.1 ± 20.0 chess net undecided at LLR 2.06) / MATCH_NODES / SPRT
-# for the promotion match (MATCH_A_NODES: the new net's own node limit, default MATCH_NODES, for a
+# for the promotion match, MATCH_EXTRA_ROUNDS (4) rounds of MATCH_EXTRA_PAIRS (250) more pairs
+# that an SPRT still undecided after MATCH_PAIRS goes on with (chess gen 14 stood at +10.8 ± 10.3,
+# LLR 2.09, after 1,500 pairs; a second SPRT passed it in 867 more) (MATCH_A_NODES: the new net's own node limit, default MATCH_NODES, for a
 # new net slower than the best, e.g. a wider one: give it the nodes it searches in the same time;
 # `auto` measures that with `sente bench`, see node_odds.sh, and keeps it in the attempt's
 # node-odds.txt),
@@ -77,6 +79,8 @@ TRAIN_FLAGS="${TRAIN_FLAGS:-}"
 MATCH_PAIRS="${MATCH_PAIRS:-1500}"
 MATCH_NODES="${MATCH_NODES:-5000}"
 MATCH_A_NODES="${MATCH_A_NODES:-$MATCH_NODES}"
+MATCH_EXTRA_ROUNDS="${MATCH_EXTRA_ROUNDS:-4}"
+MATCH_EXTRA_PAIRS="${MATCH_EXTRA_PAIRS:-250}"
 SPRT="${SPRT:-0,10}"
 MAX_GEN="${MAX_GEN:-1000}"
 MAX_ATTEMPTS="${MAX_ATTEMPTS:-1000000}"
@@ -260,12 +264,37 @@ while true; do
         log "gen $GEN attempt $A: node odds $A_NODES against $MATCH_NODES (speed ratio $RATIO)"
     fi
     if [ ! -f "$W/match.txt" ]; then
-        log "gen $GEN attempt $A: SPRT [$SPRT] of $NET against $BEST"
-        "$BIN/datagen" match --game "$GAME" --a "$NET" --b "$BEST" --pairs "$MATCH_PAIRS" \
-            --nodes "$MATCH_NODES" --a-nodes "$A_NODES" --threads "$THREADS" \
-            --seed "$((SEED + 1000))" --sprt="$SPRT" \
-            > "$W/match.tmp" 2>&1
-        mv "$W/match.tmp" "$W/match.txt"
+        # Round 1 is the SPRT proper (it stops at a verdict or after MATCH_PAIRS pairs). An
+        # undecided round 1 goes on in rounds of MATCH_EXTRA_PAIRS pairs with seeds of their own,
+        # each merged with the rounds before (`datagen match-merge`: the SPRT over all their
+        # games), until the merged SPRT decides or MATCH_EXTRA_ROUNDS rounds have been added. Each
+        # round's output and result file are kept (match-rK.txt / .result), so a resumed loop
+        # replays only the round a kill interrupted.
+        if [ ! -f "$W/match-r1.txt" ]; then
+            log "gen $GEN attempt $A: SPRT [$SPRT] of $NET against $BEST"
+            "$BIN/datagen" match --game "$GAME" --a "$NET" --b "$BEST" --pairs "$MATCH_PAIRS" \
+                --nodes "$MATCH_NODES" --a-nodes "$A_NODES" --threads "$THREADS" \
+                --seed "$((SEED + 1000))" --sprt="$SPRT" --result "$W/match-r1.result" \
+                > "$W/match.tmp" 2>&1
+            mv "$W/match.tmp" "$W/match-r1.txt"
+        fi
+        cp "$W/match-r1.txt" "$W/match-merged.txt"
+        ROUND=1
+        while ! grep -qE "AcceptH[01]" "$W/match-merged.txt" && [ "$ROUND" -le "$MATCH_EXTRA_ROUNDS" ]; do
+            ROUND=$((ROUND + 1))
+            if [ ! -f "$W/match-r$ROUND.txt" ]; then
+                log "gen $GEN attempt $A: SPRT undecided ($(match_summary "$W/match-merged.txt" "$SPRT")); round $ROUND: $MATCH_EXTRA_PAIRS more pairs"
+                "$BIN/datagen" match --game "$GAME" --a "$NET" --b "$BEST" --pairs "$MATCH_EXTRA_PAIRS" \
+                    --nodes "$MATCH_NODES" --a-nodes "$A_NODES" --threads "$THREADS" \
+                    --seed "$((SEED + 1000 + 100000 * ROUND))" --result "$W/match-r$ROUND.result" \
+                    > "$W/match.tmp" 2>&1
+                mv "$W/match.tmp" "$W/match-r$ROUND.txt"
+            fi
+            RESULTS=()
+            for ((K = 1; K <= ROUND; K++)); do RESULTS+=("$W/match-r$K.result"); done
+            "$BIN/datagen" match-merge --sprt="$SPRT" "${RESULTS[@]}" > "$W/match-merged.txt" 2>&1
+        done
+        mv "$W/match-merged.txt" "$W/match.txt"
     fi
     ODDS=""
     if [ "$A_NODES" != "$MATCH_NODES" ]; then

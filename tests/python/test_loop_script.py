@@ -20,6 +20,7 @@ RUN = ROOT / "scripts" / "loop" / "run.sh"
 TINY = {
     "GAME": "shogi", "POSITIONS": "300", "NODES": "50", "SUPERBATCHES": "1", "BATCHES": "2",
     "BATCH": "256", "VAL_EVERY": "4", "MATCH_PAIRS": "2", "MATCH_NODES": "100", "THREADS": "1",
+    "MATCH_EXTRA_ROUNDS": "0",
 }
 
 
@@ -76,6 +77,48 @@ def test_loop_generates_pools_trains_matches_rejects_and_resumes(tmp_path):
     assert [run[4] for run in runs] == [str(gen * 10 + 1), str(gen * 10 + 2)], runs
     assert (tmp_path / "shogi" / "best.txt").read_text().split()[0] == str(promotions)
     assert not (tmp_path / "shogi" / "promotions.tsv").exists()
+
+
+def test_an_undecided_sprt_goes_on_in_merged_rounds_and_resumes_a_round(tmp_path):
+    """An SPRT undecided after MATCH_PAIRS goes on in rounds of MATCH_EXTRA_PAIRS pairs with seeds
+    of their own, each merged with the rounds before, until MATCH_EXTRA_ROUNDS rounds are added or
+    the merged SPRT decides. A loop killed inside a round replays only that round."""
+    install = subprocess.run(["bash", str(RUN), "install"], env={**os.environ, "SENTE_DATA": str(tmp_path)},
+                             capture_output=True, text=True, timeout=170)
+    assert install.returncode == 0, install.stdout + install.stderr
+    gen = sum(1 for line in (ROOT / "nets" / "history.tsv").read_text().splitlines()
+              if line.startswith("chess\t")) + 1
+    rounds = {"GAME": "chess", "MATCH_PAIRS": "1", "MATCH_EXTRA_ROUNDS": "2", "MATCH_EXTRA_PAIRS": "1"}
+
+    # Six games cannot decide [0, 10]: both extra rounds are played and the attempt is rejected.
+    log = loop(tmp_path, MAX_ATTEMPTS="1", **rounds)
+    attempt = tmp_path / "chess" / f"gen{gen}" / "a1"
+    assert f"gen {gen} attempt 1: SPRT [0,10] of" in log, log
+    for k in (2, 3):
+        assert re.search(rf"gen {gen} attempt 1: SPRT undecided \(.*\); round {k}: 1 more pairs\n", log), log
+    assert "round 4" not in log, log
+    assert re.search(rf"gen {gen} attempt 1: Elo \S+ ± \S+ \(95%\), 6 games, SPRT \[0,10\] LLR -?[0-9.]+\n", log), log
+    assert f"gen {gen} attempt 1 rejected" in log, log
+    seeds = [re.search(r"^seed=(\d+)$", (attempt / f"match-r{k}.result").read_text(), re.M).group(1)
+             for k in (1, 2, 3)]
+    assert len(set(seeds)) == 3, seeds
+    assert "6 games" in (attempt / "match.txt").read_text()
+
+    # A kill inside round 3: that round is played again, rounds 1 and 2 are not.
+    for name in ("rejected", "match.txt", "match-r3.txt", "match-r3.result"):
+        (attempt / name).unlink()
+    log = loop(tmp_path, MAX_ATTEMPTS="1", **rounds)
+    assert "SPRT [0,10] of" not in log and "round 2" not in log, log
+    assert "round 3: 1 more pairs" in log, log
+    assert re.search(rf"gen {gen} attempt 1: Elo \S+ ± \S+ \(95%\), 6 games, SPRT \[0,10\] LLR -?[0-9.]+\n", log), log
+
+    # Attempt 2 against a best net held to one node decides in its first extra round: no more
+    # rounds are played and the net is promoted on the merged result.
+    log = loop(tmp_path, MAX_GEN=str(gen), MAX_ATTEMPTS="2", SPRT="-1500,-500", MATCH_NODES="1",
+               MATCH_A_NODES="1000", **{**rounds, "MATCH_EXTRA_ROUNDS": "4", "MATCH_EXTRA_PAIRS": "16"})
+    assert "round 2: 16 more pairs" in log and "round 3" not in log, log
+    assert re.search(rf"gen {gen} attempt 2: Elo \S+ ± \S+ \(95%\), 34 games, SPRT \[-1500,-500\] LLR [0-9.]+ H1, 1000 against 1 nodes\n", log), log
+    assert f"gen {gen} promoted" in log, log
 
 
 def test_loop_rescores_stale_pool_files_after_a_promotion_and_resumes(tmp_path):
