@@ -522,8 +522,8 @@ fn best_moves_changing_inside_iterations_stretch_the_think() {
     assert!(longer > 0, "no contested best move stretched a think");
 }
 
-/// The twenty-fifth session's switches (quiescence's fail-firm cutoffs, capture futility,
-/// hindsight depth and fractional reductions), each turned from chess's default, change the
+/// The twenty-fifth and twenty-sixth sessions' switches (quiescence's fail-firm cutoffs,
+/// capture futility, hindsight depth, fractional reductions, history from re-searches), each turned from chess's default, change the
 /// tree (the bench positions at a fixed depth search another node count) yet keep every forced
 /// mate exact: the mates in two and the mate in three behind an aspiration fail-high, with
 /// their distances and mating PVs.
@@ -545,6 +545,7 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
         "noisy_futility",
         "hindsight_depth",
         "fractional_lmr",
+        "lmr_research_history",
     ] {
         let on = base.with_changes(&format!("{name}=on")).unwrap();
         let change = format!("{name}={}", if on == base { "off" } else { "on" });

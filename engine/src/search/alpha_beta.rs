@@ -658,6 +658,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let mut new_depth = depth - 1 + extension;
             let mut value = 0;
             let mut full_null_window;
+            // A reduced search beat alpha and the move is searched again at full depth.
+            let mut researched = false;
             if features.late_move_reductions
                 && depth >= 3
                 && moves_searched > root as usize
@@ -711,6 +713,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 );
                 self.stack[ply + 1].reduction = 0;
                 full_null_window = value > alpha && reduced < new_depth;
+                researched = full_null_window;
                 if full_null_window && features.lmr_deeper_shallower {
                     let deeper = value > best + LMR_DEEPER_MARGIN + 2 * new_depth;
                     let shallower = value < best + new_depth;
@@ -731,6 +734,18 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     ply + 1,
                     !cut_node,
                 );
+                if researched && quiet && features.lmr_research_history && !self.stopped {
+                    let bonus = if value >= beta {
+                        params.history_bonus(new_depth)
+                    } else if value <= alpha {
+                        -params.history_bonus(new_depth)
+                    } else {
+                        0
+                    };
+                    if bonus != 0 {
+                        self.history.update_continuation(piece_to, previous, bonus);
+                    }
+                }
             }
             if pv_node && (moves_searched == 0 || value > alpha) {
                 value = -self.negamax(

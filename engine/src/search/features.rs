@@ -133,6 +133,10 @@ pub struct SearchFeatures {
     /// Late-move reductions are summed in fractions of a ply (the table's fraction, the
     /// history's share) and rounded down once, instead of each term rounded on its own.
     pub fractional_lmr: bool,
+    /// A quiet move whose reduced search beat alpha and was searched again at full depth
+    /// teaches the continuation histories what that search found: a bonus when it reached
+    /// beta, a malus when it fell back to alpha or below (Stockfish's post-LMR update).
+    pub lmr_research_history: bool,
 }
 
 impl Default for SearchFeatures {
@@ -181,13 +185,14 @@ impl Default for SearchFeatures {
             noisy_futility: false,
             hindsight_depth: false,
             fractional_lmr: false,
+            lmr_research_history: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 43] = [
+    pub const NAMES: [&'static str; 44] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -231,6 +236,7 @@ impl SearchFeatures {
         "noisy_futility",
         "hindsight_depth",
         "fractional_lmr",
+        "lmr_research_history",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -278,6 +284,7 @@ impl SearchFeatures {
             "noisy_futility" => &mut self.noisy_futility,
             "hindsight_depth" => &mut self.hindsight_depth,
             "fractional_lmr" => &mut self.fractional_lmr,
+            "lmr_research_history" => &mut self.lmr_research_history,
             _ => return None,
         })
     }
