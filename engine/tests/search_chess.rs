@@ -523,7 +523,8 @@ fn best_moves_changing_inside_iterations_stretch_the_think() {
 }
 
 /// The twenty-fifth and twenty-sixth sessions' switches (quiescence's fail-firm cutoffs,
-/// capture futility, hindsight depth, fractional reductions, history from re-searches), each turned from chess's default, change the
+/// capture futility, hindsight depth, fractional reductions, history from re-searches,
+/// history-adjusted pruning depth), each turned from chess's default, change the
 /// tree (the bench positions at a fixed depth search another node count) yet keep every forced
 /// mate exact: the mates in two and the mate in three behind an aspiration fail-high, with
 /// their distances and mating PVs.
@@ -546,6 +547,7 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
         "hindsight_depth",
         "fractional_lmr",
         "lmr_research_history",
+        "history_pruning_depth",
     ] {
         let on = base.with_changes(&format!("{name}=on")).unwrap();
         let change = format!("{name}={}", if on == base { "off" } else { "on" });

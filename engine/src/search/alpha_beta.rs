@@ -476,7 +476,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 let late_limit =
                     (params.lmp_base + depth * depth) as usize / (2 - improving as usize);
                 skip_quiets = moves_searched >= late_limit
-                    || (lmr_depth <= 8
+                    || (!features.history_pruning_depth
+                        && lmr_depth <= 8
                         && static_eval
                             + params.futility_base
                             + params.futility_per_depth * lmr_depth
@@ -535,6 +536,22 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     {
                         continue;
                     }
+                    // The move's own pruning depth: its history moves it deeper or shallower.
+                    let lmr_depth = if features.history_pruning_depth {
+                        let adjusted =
+                            depth - 1 - reduction + history_score / params.pruning_history_divisor;
+                        if adjusted <= 8
+                            && static_eval
+                                + params.futility_base
+                                + params.futility_per_depth * adjusted.max(0)
+                                <= alpha
+                        {
+                            continue;
+                        }
+                        adjusted.max(0)
+                    } else {
+                        lmr_depth
+                    };
                     if lmr_depth <= 8 && !pos.see_ge(m, -params.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }

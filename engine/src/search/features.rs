@@ -137,6 +137,11 @@ pub struct SearchFeatures {
     /// teaches the continuation histories what that search found: a bonus when it reached
     /// beta, a malus when it fell back to alpha or below (Stockfish's post-LMR update).
     pub lmr_research_history: bool,
+    /// Futility and SEE pruning of a quiet move use its own pruning depth, the reduced depth
+    /// moved a ply deeper per `pruning_history_divisor` of its history (shallower when
+    /// negative), as Stockfish's; off: one reduced depth for every quiet of the node, and
+    /// futility prunes them all at once.
+    pub history_pruning_depth: bool,
 }
 
 impl Default for SearchFeatures {
@@ -186,13 +191,14 @@ impl Default for SearchFeatures {
             hindsight_depth: false,
             fractional_lmr: false,
             lmr_research_history: false,
+            history_pruning_depth: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 44] = [
+    pub const NAMES: [&'static str; 45] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -237,6 +243,7 @@ impl SearchFeatures {
         "hindsight_depth",
         "fractional_lmr",
         "lmr_research_history",
+        "history_pruning_depth",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -285,6 +292,7 @@ impl SearchFeatures {
             "hindsight_depth" => &mut self.hindsight_depth,
             "fractional_lmr" => &mut self.fractional_lmr,
             "lmr_research_history" => &mut self.lmr_research_history,
+            "history_pruning_depth" => &mut self.history_pruning_depth,
             _ => return None,
         })
     }

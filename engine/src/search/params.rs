@@ -93,6 +93,9 @@ search_params! {
     lmr_divisor: 225, 150..=350, step 12;
     /// Late-move reductions: one ply less per this much history.
     lmr_history_divisor: 8192, 4096..=16384, step 512;
+    /// `history_pruning_depth`: a quiet move's pruning depth gains a ply per this much history
+    /// (and loses one per this much below zero).
+    pruning_history_divisor: 3000, 1000..=12000, step 250;
     /// Aspiration window: initial half-width.
     aspiration_delta: 18, 8..=40, step 2;
     /// Quiescence futility: captures whose gain stays this far below alpha are skipped.
