@@ -357,7 +357,7 @@ mod tests {
         assert_eq!(
             chess.changes(),
             "correction_history=on,correction_tables=on,threat_ordering=on,\
-             partial_iteration_best=on,hindsight_depth=on"
+             partial_iteration_best=on,hindsight_depth=on,fractional_lmr=on"
         );
         assert_eq!(chess.changes_from(chess), "");
         let shogi = SearchFeatures::for_game::<crate::shogi::Position>();
@@ -369,7 +369,7 @@ mod tests {
         assert_eq!(
             shogi.changes_from(chess),
             "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off,\
-             hindsight_depth=off"
+             hindsight_depth=off,fractional_lmr=off"
         );
     }
 
