@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Play a match between two engines at a real time control and report W/D/L and Elo.
+"""Play a match between two engines at a real time control and report W/D/L and Elo, also from the
+pentanomial counts of the game pairs.
 
 Chess engines speak UCI or CECP (python-chess drives them); shogi engines speak USI (driven
 directly, with cshogi as the referee). Openings are seeded random plies, each played twice with
@@ -34,6 +35,20 @@ def elo_with_error(wins, draws, losses):
         return 0.0, 0.0
     score = (wins + 0.5 * draws) / n
     var = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score ** 2) / n
+    stderr = math.sqrt(var / n)
+    lo, hi = score - 1.96 * stderr, score + 1.96 * stderr
+    return elo_from_score(score), (elo_from_score(hi) - elo_from_score(lo)) / 2
+
+
+def elo_from_pairs(pairs):
+    """Elo and 95% half-width from pentanomial pair counts: pairs[k] is the number of game pairs
+    (one opening, colours swapped) in which A scored k half-points of 2. A pair's two games share
+    their opening, so pairs, not games, are the independent samples (as OpenBench and fishtest)."""
+    n = sum(pairs)
+    if n == 0:
+        return 0.0, 0.0
+    score = sum(k / 4 * c for k, c in enumerate(pairs)) / n
+    var = sum((k / 4 - score) ** 2 * c for k, c in enumerate(pairs)) / n
     stderr = math.sqrt(var / n)
     lo, hi = score - 1.96 * stderr, score + 1.96 * stderr
     return elo_from_score(score), (elo_from_score(hi) - elo_from_score(lo)) / 2
@@ -493,6 +508,8 @@ def main():
     wins = draws = losses = 0
     reasons = {}
     clock_totals = [[0.0, 0, 0.0], [0.0, 0, 0.0]]
+    pair_points = {}  # pair -> A's half-points so far, until both of its games are in
+    pentanomial = [0] * 5
     lock = threading.Lock()
     out = open(args.pgn, "w") if args.pgn else None
 
@@ -501,28 +518,35 @@ def main():
         a_first = second == 0
         if args.game == "chess":
             opening = chess_opening(args.seed * 100003 + pair, args.opening_plies)
-            return a_first, play_chess_game(args.a, args.b, a_first, opening, tc, i + 1,
-                                            Adjudicator(resign, draw), options, margin, per_move)
+            return pair, a_first, play_chess_game(args.a, args.b, a_first, opening, tc, i + 1,
+                                                  Adjudicator(resign, draw), options, margin, per_move)
         opening = shogi_opening(args.seed * 100003 + pair, args.opening_plies)
         swap = tuple(args.a if e == "a" else args.b for e in args.swap_clocks)
-        return a_first, play_shogi_game(args.a, args.b, a_first, opening, tc, i + 1,
-                                        Adjudicator(resign, draw), options, args.byoyomi, swap, margin,
-                                        per_move)
+        return pair, a_first, play_shogi_game(args.a, args.b, a_first, opening, tc, i + 1,
+                                              Adjudicator(resign, draw), options, args.byoyomi, swap,
+                                              margin, per_move)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
         futures = [pool.submit(play, i) for i in range(2 * pairs)]
         for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
-            a_first, (result, reason, record, uses) = future.result()
+            pair, a_first, (result, reason, record, uses) = future.result()
             with lock:
                 for totals, game_use in zip(clock_totals, uses):
                     for k in range(3):
                         totals[k] += game_use[k]
                 if result == "1/2-1/2":
                     draws += 1
+                    half_points = 1
                 elif (result == "1-0") == a_first:
                     wins += 1
+                    half_points = 2
                 else:
                     losses += 1
+                    half_points = 0
+                if pair in pair_points:
+                    pentanomial[pair_points.pop(pair) + half_points] += 1
+                else:
+                    pair_points[pair] = half_points
                 if result != "1/2-1/2" and reason.split(" ")[0] in ("time", "illegal", "engine"):
                     # Faults are counted per engine: who lost on time, moved illegally or failed.
                     a_lost = (result == "1-0") != a_first
@@ -540,6 +564,10 @@ def main():
                   else f"tc {args.tc}{margin_note}")
     print(f"\nA = {args.a} {args.option_a}\nB = {args.b} {args.option_b}\n{limit_text}, {wins + draws + losses} games: "
           f"+{wins} ={draws} -{losses}, Elo of A {elo:+.1f} ± {err:.1f} (95%)")
+    if sum(pentanomial):
+        pair_elo, pair_err = elo_from_pairs(pentanomial)
+        print(f"pairs (0, ½, 1, 1½, 2 points of A): {pentanomial}, Elo of A {pair_elo:+.1f} ± {pair_err:.1f} "
+              f"(95%, pentanomial)")
     print("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
     if per_move:
         print("time use: " + "; ".join(time_per_move_line(name, totals)

@@ -2,6 +2,7 @@
 and its own USI client: the games finish, the W/D/L adds up, and each side's clock use is
 reported as a share of the time it was given."""
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -21,6 +22,11 @@ def run_match(engine_path, game, protocol, extra):
     totals = re.search(r"2 games: \+(\d+) =(\d+) -(\d+)", out)
     assert totals, out
     assert sum(int(n) for n in totals.groups()) == 2, out
+    # The two games share an opening with colours swapped: one pair, A's half-points 2W + D.
+    pairs = re.search(r"pairs \(0, ½, 1, 1½, 2 points of A\): \[(\d+), (\d+), (\d+), (\d+), (\d+)\]", out)
+    assert pairs, out
+    wins, draws, _ = (int(n) for n in totals.groups())
+    assert [int(n) for n in pairs.groups()] == [int(k == 2 * wins + draws) for k in range(5)], out
     uses = CLOCK_USE.findall(out)
     assert [u[0] for u in uses] == ["A", "B"], out
     for _, ms, moves, share in uses:
@@ -108,3 +114,28 @@ def test_move_time_games_ignore_the_clock_and_think_for_the_move_time(engine_pat
         # The engine keeps its move overhead back and the runner adds process latency.
         for ms in used.groups():
             assert 15 <= int(ms) <= 200, out
+
+
+def load_match_module():
+    spec = importlib.util.spec_from_file_location("match_script", ROOT / "scripts" / "match.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_pentanomial_error_counts_pairs_not_games():
+    """A pair's two games share an opening, so the error comes from the spread of pair scores:
+    pairs that each split 1–1 carry no uncertainty, while pairs won or lost whole carry √2 times
+    the error of as many independent games."""
+    match = load_match_module()
+    trinomial_elo, trinomial_err = match.elo_with_error(2000, 0, 2000)
+    assert abs(trinomial_elo) < 1e-9 and trinomial_err > 0
+    split_elo, split_err = match.elo_from_pairs([0, 0, 2000, 0, 0])
+    assert abs(split_elo) < 1e-9 and split_err == 0.0
+    whole_elo, whole_err = match.elo_from_pairs([1000, 0, 0, 0, 1000])
+    assert abs(whole_elo) < 1e-9
+    assert abs(whole_err / trinomial_err - 2 ** 0.5) < 0.02, (whole_err, trinomial_err)
+    # 3 pairs won whole, 1 split: score 7/8, the same Elo as 7 wins and 1 loss.
+    elo, _ = match.elo_from_pairs([0, 0, 1, 0, 3])
+    assert abs(elo - match.elo_with_error(7, 0, 1)[0]) < 1e-9
+    assert match.elo_from_pairs([0, 0, 0, 0, 0]) == (0.0, 0.0)
