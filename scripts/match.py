@@ -35,7 +35,11 @@ def elo_with_error(wins, draws, losses):
         return 0.0, 0.0
     score = (wins + 0.5 * draws) / n
     var = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score ** 2) / n
-    stderr = math.sqrt(var / n)
+    return elo_interval(score, math.sqrt(var / n))
+
+
+def elo_interval(score, stderr):
+    """Elo of a mean score and the half-width of its 95% interval, from the score's standard error."""
     lo, hi = score - 1.96 * stderr, score + 1.96 * stderr
     return elo_from_score(score), (elo_from_score(hi) - elo_from_score(lo)) / 2
 
@@ -49,9 +53,7 @@ def elo_from_pairs(pairs):
         return 0.0, 0.0
     score = sum(k / 4 * c for k, c in enumerate(pairs)) / n
     var = sum((k / 4 - score) ** 2 * c for k, c in enumerate(pairs)) / n
-    stderr = math.sqrt(var / n)
-    lo, hi = score - 1.96 * stderr, score + 1.96 * stderr
-    return elo_from_score(score), (elo_from_score(hi) - elo_from_score(lo)) / 2
+    return elo_interval(score, math.sqrt(var / n))
 
 
 def parse_tc(text):
