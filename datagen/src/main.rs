@@ -15,13 +15,14 @@ use sente::dispatch_game;
 use sente::game::GameKind;
 use sente::search::{SearchFeatures, SearchParams, Searcher};
 use sente::selfplay::{
-    run_match_with_openings, Adjudication, MatchConfig, MatchReport, PlayerConfig, Sprt,
-    TimeControl,
+    run_match_with_openings, Adjudication, MatchConfig, MatchReport, PairObserver, PlayerConfig,
+    Sprt, TimeControl,
 };
 use sente_data::chunk::game_kind;
 use sente_data::pool::Pool;
 use sente_data::shard::Shard;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 #[derive(Parser)]
@@ -437,7 +438,8 @@ fn main() -> Result<()> {
                 seed,
                 adjudication,
                 sprt: sprt.as_deref().map(parse_sprt).transpose()?,
-                on_pair: Some(print_match_progress),
+                // Set by match_for: progress lines and the running result file.
+                on_pair: None,
             };
             let limits = MoveLimits {
                 nodes: [a_nodes.unwrap_or(nodes), b_nodes.unwrap_or(nodes)],
@@ -659,31 +661,51 @@ fn match_for<G: DatagenGame>(
             &mut verifier,
         )
     };
-    let report = run_match_with_openings(&opening, &first, &second, config, &|_| {});
-    println!("{report}");
-    if let Some(path) = &split.result {
-        let result = MatchResult {
-            setup,
-            seed: openings.seed,
-            pairs: split.pairs,
-            shard: split.shard,
+    let result_of = {
+        let (setup, seed, pairs, shard) = (setup, openings.seed, split.pairs, split.shard);
+        move |report: &MatchReport, ended: bool| MatchResult {
+            setup: setup.clone(),
+            seed,
+            pairs,
+            shard,
             wdl: report.wdl,
             pentanomial: report.pentanomial,
             time_forfeits: report.time_forfeits.unwrap_or([0, 0]),
-        };
-        result.write(path)?;
+            ended,
+        }
+    };
+    // Every MATCH_PROGRESS_PAIRS pairs: a progress line, and the result file rewritten with the
+    // pairs so far (`ended=no`), so a match killed midway still leaves its pair counts.
+    let mut config = config.clone();
+    config.on_pair = Some(PairObserver::new({
+        let (result_of, path) = (result_of.clone(), split.result.clone());
+        let write_failed = AtomicBool::new(false);
+        move |report: &MatchReport| {
+            if !report
+                .pentanomial
+                .pairs()
+                .is_multiple_of(MATCH_PROGRESS_PAIRS)
+            {
+                return;
+            }
+            eprintln!("match: {}", report.progress_line());
+            if let Some(path) = &path {
+                if let Err(e) = result_of(report, false).write(path) {
+                    // The match goes on; the final write reports the error again.
+                    if !write_failed.swap(true, Ordering::Relaxed) {
+                        eprintln!("match: error: {e:#}");
+                    }
+                }
+            }
+        }
+    }));
+    let report = run_match_with_openings(&opening, &first, &second, &config, &|_| {});
+    println!("{report}");
+    if let Some(path) = &split.result {
+        result_of(&report, true).write(path)?;
     }
     Ok(())
 }
 
-/// Progress of a running match on stderr, every `MATCH_PROGRESS_PAIRS` game pairs.
-fn print_match_progress(report: &MatchReport) {
-    const MATCH_PROGRESS_PAIRS: u64 = 10;
-    if report
-        .pentanomial
-        .pairs()
-        .is_multiple_of(MATCH_PROGRESS_PAIRS)
-    {
-        eprintln!("match: {}", report.progress_line());
-    }
-}
+/// Game pairs between progress lines (and rewrites of the result file) of a running match.
+const MATCH_PROGRESS_PAIRS: u64 = 10;

@@ -1,6 +1,7 @@
 //! Machine-readable match results: `datagen match --result FILE` writes one (`key=value` lines:
 //! the players by content, the limits and opening settings, seed, total pairs, shard, W/D/L,
-//! pentanomial pair counts, losses on time), and `datagen match-merge FILES` adds the results of
+//! pentanomial pair counts, losses on time, and whether the match ended; it is kept current while
+//! the match runs, so a killed match leaves the pairs it finished), and `datagen match-merge FILES` adds the results of
 //! a match's shards (and of later rounds with other seeds) into one Elo ± error and an optional
 //! SPRT verdict, computed with the engine's match statistics.
 
@@ -43,6 +44,9 @@ pub struct MatchResult {
     pub wdl: WdlCounts,
     pub pentanomial: Pentanomial,
     pub time_forfeits: [u64; 2],
+    /// False while the match runs: a file that stays so belongs to a match that was killed (or
+    /// is still running). Files written before this field existed were written at the end.
+    pub ended: bool,
 }
 
 impl MatchResult {
@@ -50,10 +54,11 @@ impl MatchResult {
         let s = &self.setup;
         let p = &self.pentanomial.0;
         format!(
-            "{HEADER}\ngame={}\na={}\nb={}\na_eval={}\nb_eval={}\nlimits={}\nopenings={}\nseed={}\npairs={}\nshard={}\nwdl={} {} {}\npentanomial={} {} {} {} {}\ntime_forfeits={} {}\n",
+            "{HEADER}\ngame={}\na={}\nb={}\na_eval={}\nb_eval={}\nlimits={}\nopenings={}\nseed={}\npairs={}\nshard={}\nwdl={} {} {}\npentanomial={} {} {} {} {}\ntime_forfeits={} {}\nended={}\n",
             s.game, s.a, s.b, s.a_eval, s.b_eval, s.limits, s.openings, self.seed, self.pairs,
             self.shard, self.wdl.wins, self.wdl.draws, self.wdl.losses, p[0], p[1], p[2], p[3],
-            p[4], self.time_forfeits[0], self.time_forfeits[1]
+            p[4], self.time_forfeits[0], self.time_forfeits[1],
+            if self.ended { "yes" } else { "no" }
         )
     }
 
@@ -90,6 +95,11 @@ impl MatchResult {
         let wdl = numbers("wdl", 3)?;
         let penta = numbers("pentanomial", 5)?;
         let forfeits = numbers("time_forfeits", 2)?;
+        let ended = match fields.get("ended").copied() {
+            None | Some("yes") => true,
+            Some("no") => false,
+            Some(other) => bail!("ended={other}: expected yes or no"),
+        };
         let result = Self {
             setup: MatchSetup {
                 game: field("game")?.parse()?,
@@ -110,6 +120,7 @@ impl MatchResult {
             },
             pentanomial: Pentanomial([penta[0], penta[1], penta[2], penta[3], penta[4]]),
             time_forfeits: [forfeits[0], forfeits[1]],
+            ended,
         };
         if result.wdl.games() != 2 * result.pentanomial.pairs() {
             bail!(
@@ -192,6 +203,12 @@ pub fn merge(results: &[MatchResult], sprt: Option<Sprt>) -> Result<MergedMatch>
             bail!("seed {}: shard {} given twice", result.seed, result.shard);
         }
         round.2.push(result.shard);
+        if !result.ended {
+            notes.push(format!(
+                "seed {} shard {}: the match had not ended when its result was written (killed, or still running)",
+                result.seed, result.shard
+            ));
+        }
         if result.pentanomial.pairs() < result.shard.share_of(result.pairs) {
             notes.push(format!(
                 "seed {} shard {}: {} of {} pairs played",
@@ -308,7 +325,36 @@ mod tests {
             wdl,
             pentanomial: p,
             time_forfeits: [0, 0],
+            ended: true,
         }
+    }
+
+    #[test]
+    fn a_result_written_while_the_match_ran_is_merged_with_a_note() {
+        let full = result(3, Shard::new(0, 1).unwrap(), [1, 2, 10, 8, 4]);
+        let mut running = result(4, Shard::new(0, 1).unwrap(), [0, 1, 3, 2, 1]);
+        running.ended = false;
+        assert!(running.render().contains("\nended=no\n"));
+        assert_eq!(MatchResult::parse(&running.render()).unwrap(), running);
+        // Files from before the field was written were written at the match's end.
+        let old = full.render().replace("ended=yes\n", "");
+        assert!(MatchResult::parse(&old).unwrap().ended);
+        assert!(MatchResult::parse(&full.render().replace("ended=yes", "ended=maybe")).is_err());
+        let merged = merge(&[full.clone(), running], None).unwrap();
+        assert_eq!(merged.pentanomial, Pentanomial([1, 3, 13, 10, 5]));
+        assert!(
+            merged
+                .notes
+                .iter()
+                .any(|n| n.starts_with("seed 4 shard 0/1: the match had not ended")),
+            "{:?}",
+            merged.notes
+        );
+        assert!(!merge(&[full], None)
+            .unwrap()
+            .notes
+            .iter()
+            .any(|n| n.contains("had not ended")));
     }
 
     #[test]

@@ -7,10 +7,11 @@ mod tictactoe;
 
 use sente::game::Game;
 use sente::selfplay::{
-    play_game, random_opening, run_match, Adjudication, GameEnd, MatchConfig, PlayerConfig,
-    SearchPlayer, Sprt,
+    play_game, random_opening, run_match, Adjudication, GameEnd, MatchConfig, PairObserver,
+    PlayerConfig, SearchPlayer, Sprt,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use tictactoe::{LinesEval, TicTacToe};
 
 fn player(name: &str, depth: u32) -> PlayerConfig<LinesEval> {
@@ -128,36 +129,39 @@ fn perfect_against_shallow_until_decided(concurrency: usize, seed: u64) {
     assert!(llr >= 2.94, "{report}");
 }
 
-/// Pairs and games `record_progress` has seen (one match in this binary uses it).
-static PROGRESS_CALLS: AtomicUsize = AtomicUsize::new(0);
-static PROGRESS_LAST_GAMES: AtomicUsize = AtomicUsize::new(0);
-
-fn record_progress(report: &sente::selfplay::MatchReport) {
-    let calls = PROGRESS_CALLS.fetch_add(1, Ordering::SeqCst) + 1;
-    assert_eq!(
-        report.wdl.games(),
-        2 * calls as u64,
-        "{}",
-        report.progress_line()
-    );
-    assert_eq!(report.first_name, "perfect");
-    PROGRESS_LAST_GAMES.store(report.wdl.games() as usize, Ordering::SeqCst);
-}
-
 #[test]
 fn progress_sees_the_running_totals_after_every_pair() {
+    // The observer is a closure: it keeps its own counts (as `datagen match` keeps its result
+    // file current from one).
+    let calls = Arc::new(AtomicUsize::new(0));
+    let last_games = Arc::new(AtomicUsize::new(0));
+    let observer = {
+        let (calls, last_games) = (calls.clone(), last_games.clone());
+        PairObserver::new(move |report| {
+            let calls = calls.fetch_add(1, Ordering::SeqCst) + 1;
+            assert_eq!(
+                report.wdl.games(),
+                2 * calls as u64,
+                "{}",
+                report.progress_line()
+            );
+            assert_eq!(report.first_name, "perfect");
+            assert_eq!(report.time_forfeits, None, "no player is on a clock");
+            last_games.store(report.wdl.games() as usize, Ordering::SeqCst);
+        })
+    };
     let config = MatchConfig {
         pairs: 6,
         concurrency: 2,
         opening_plies: 2,
         seed: 11,
-        on_pair: Some(record_progress),
+        on_pair: Some(observer),
         ..MatchConfig::default()
     };
     let [perfect, shallow] = perfect_and_shallow();
     let report = run_match(&TicTacToe::startpos(), &perfect, &shallow, &config, &|_| {});
-    assert_eq!(PROGRESS_CALLS.load(Ordering::SeqCst), 6);
-    assert_eq!(PROGRESS_LAST_GAMES.load(Ordering::SeqCst), 12);
+    assert_eq!(calls.load(Ordering::SeqCst), 6);
+    assert_eq!(last_games.load(Ordering::SeqCst), 12);
     assert_eq!(report.wdl.games(), 12);
     assert!(
         report.progress_line().starts_with("12 games, W "),

@@ -13,7 +13,7 @@ use crate::eval::Evaluator;
 use crate::game::{Game, Side};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Stack size of game threads (the search recurses).
 const GAME_THREAD_STACK_BYTES: usize = crate::search::SEARCH_STACK_BYTES;
@@ -31,8 +31,25 @@ pub struct MatchConfig {
     /// Stop as soon as the test is decided.
     pub sprt: Option<Sprt>,
     /// Called with the running totals after every counted game pair (one call at a time), e.g.
-    /// to print progress; `None`: silent.
-    pub on_pair: Option<fn(&MatchReport)>,
+    /// to print progress or keep a result file current; `None`: silent.
+    pub on_pair: Option<PairObserver>,
+}
+
+/// What `MatchConfig::on_pair` calls: any closure over the running totals (its report has no
+/// clock use; the time forfeits are there when a player is on a clock).
+#[derive(Clone)]
+pub struct PairObserver(Arc<dyn Fn(&MatchReport) + Send + Sync>);
+
+impl PairObserver {
+    pub fn new(observe: impl Fn(&MatchReport) + Send + Sync + 'static) -> Self {
+        Self(Arc::new(observe))
+    }
+}
+
+impl fmt::Debug for PairObserver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PairObserver")
+    }
 }
 
 impl Default for MatchConfig {
@@ -219,6 +236,7 @@ where
         [ClockUsage::default(); 2],
     ));
     let threads = config.concurrency.clamp(1, config.pairs.max(1));
+    let on_clock = first.time_control.is_some() || second.time_control.is_some();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let worker = || {
@@ -275,7 +293,7 @@ where
                             *wdl,
                             *penta,
                             config.sprt,
-                            None,
+                            on_clock.then_some(*forfeits),
                         );
                         if report
                             .sprt
@@ -283,8 +301,8 @@ where
                         {
                             decided.store(true, Ordering::Relaxed);
                         }
-                        if let Some(on_pair) = config.on_pair {
-                            on_pair(&report);
+                        if let Some(on_pair) = &config.on_pair {
+                            (on_pair.0)(&report);
                         }
                     }
                 }
@@ -296,7 +314,6 @@ where
         }
     });
     let (wdl, penta, forfeits, clock_use) = *totals.lock().unwrap_or_else(|e| e.into_inner());
-    let on_clock = first.time_control.is_some() || second.time_control.is_some();
     MatchReport {
         clock_use: on_clock.then_some(clock_use),
         ..MatchReport::from_counts(

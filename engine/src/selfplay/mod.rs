@@ -9,7 +9,9 @@ pub mod spsa;
 pub mod stats;
 pub mod time_control;
 
-pub use match_runner::{run_match, run_match_with_openings, MatchConfig, MatchReport};
+pub use match_runner::{
+    run_match, run_match_with_openings, MatchConfig, MatchReport, PairObserver,
+};
 pub use opening::{random_opening, Opening};
 pub use played_game::{
     play_game, Adjudication, GameEnd, PlayedGame, PlayerConfig, SearchPlayer, SelfPlayer,
