@@ -167,6 +167,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// Plies played since the position given to `from_text` / `startpos` started the game
     /// (chess: derived from the full-move number; shogi: from the SFEN move number).
     fn game_ply(&self) -> u32;
+    /// Plies since the last capture or pawn move (chess's fifty-move clock, which the search
+    /// may scale its evaluation by); games without such a rule keep the default 0.
+    fn fifty_move_clock(&self) -> u32 {
+        0
+    }
 
     /// All legal moves, appended to `moves` (which is cleared first).
     fn generate_legal(&self, moves: &mut Self::Moves);

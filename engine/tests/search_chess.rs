@@ -522,9 +522,9 @@ fn best_moves_changing_inside_iterations_stretch_the_think() {
     assert!(longer > 0, "no contested best move stretched a think");
 }
 
-/// The twenty-fifth and twenty-sixth sessions' switches (quiescence's fail-firm cutoffs,
+/// The twenty-fifth and later sessions' switches (quiescence's fail-firm cutoffs,
 /// capture futility, hindsight depth, fractional reductions, history from re-searches,
-/// history-adjusted pruning depth), each turned from chess's default, change the
+/// history-adjusted pruning depth, the fifty-move scaling), each turned from chess's default, change the
 /// tree (the bench positions at a fixed depth search another node count) yet keep every forced
 /// mate exact: the mates in two and the mate in three behind an aspiration fail-high, with
 /// their distances and mating PVs.
@@ -548,6 +548,7 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
         "fractional_lmr",
         "lmr_research_history",
         "history_pruning_depth",
+        "fifty_move_scaling",
     ] {
         let on = base.with_changes(&format!("{name}=on")).unwrap();
         let change = format!("{name}={}", if on == base { "off" } else { "on" });
@@ -570,4 +571,42 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
             assert_last_pv_mates(&root, &result, &infos, change);
         }
     }
+}
+
+/// With `fifty_move_scaling` the evaluation shrinks as the fifty-move clock runs: a queen up
+/// with 80 plies on the clock (the root's children stand at 81: (200 − 81) / 200 of the value)
+/// scores about 0.6 of the same position without the switch, whose score the clock does not
+/// change.
+#[test]
+fn fifty_move_scaling_shrinks_the_score_as_the_clock_runs() {
+    let score = |clock: u32, scaling: bool| {
+        let root = pos(&format!("4k3/8/8/8/8/8/8/3QK3 w - - {clock} 60"));
+        let mut s = searcher();
+        let features = SearchFeatures::for_game::<Position>();
+        s.set_features(if scaling {
+            features.with_changes("fifty_move_scaling=on").unwrap()
+        } else {
+            features
+        });
+        match search_root(&mut s, &root, &depth(1)).0.score {
+            Score::Cp(cp) => cp,
+            other => panic!("{other:?}"),
+        }
+    };
+    let fresh = score(0, false);
+    assert!(fresh > 500, "a queen up: {fresh}");
+    assert_eq!(
+        score(80, false),
+        fresh,
+        "without the switch the clock changes nothing"
+    );
+    // A fresh clock: the children's clock of 1 leaves 199/200.
+    let barely = score(0, true);
+    assert!(
+        barely < fresh && barely * 100 > fresh * 99,
+        "{barely} / {fresh}"
+    );
+    let late = score(80, true);
+    let ratio = f64::from(late) / f64::from(fresh);
+    assert!((0.5..0.7).contains(&ratio), "{late} / {fresh} = {ratio}");
 }

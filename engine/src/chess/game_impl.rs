@@ -72,6 +72,10 @@ impl Game for Position {
         self.game_ply
     }
 
+    fn fifty_move_clock(&self) -> u32 {
+        self.halfmove_clock()
+    }
+
     fn generate_legal(&self, moves: &mut Self::Moves) {
         moves.clear();
         with_sliders!(|a| generate::<_, _, false>(self, a, &mut ListSink(moves), !0))

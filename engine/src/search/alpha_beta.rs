@@ -178,10 +178,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         } else {
             self.evaluate(pos)
         };
-        let static_eval = match &correction_keys {
-            _ if in_check => NO_EVAL,
-            Some(keys) => self.corrected_by(pos, raw_eval, keys, features),
-            None => raw_eval,
+        let static_eval = if in_check {
+            NO_EVAL
+        } else {
+            self.adjusted_eval(pos, raw_eval, correction_keys.as_ref(), features)
         };
         let mut eval = static_eval;
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {

@@ -142,6 +142,11 @@ pub struct SearchFeatures {
     /// negative), as Stockfish's; off: one reduced depth for every quiet of the node, and
     /// futility prunes them all at once.
     pub history_pruning_depth: bool,
+    /// The static evaluation shrinks toward zero as the fifty-move clock runs (scaled by
+    /// (200 − clock) / 200, as Stormphrax's and Stockfish's), so a search prefers the line that
+    /// makes progress to one that shuffles a won position toward the draw. Only games with such
+    /// a clock (`Game::fifty_move_clock`): chess.
+    pub fifty_move_scaling: bool,
 }
 
 impl Default for SearchFeatures {
@@ -192,13 +197,14 @@ impl Default for SearchFeatures {
             fractional_lmr: false,
             lmr_research_history: false,
             history_pruning_depth: false,
+            fifty_move_scaling: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 45] = [
+    pub const NAMES: [&'static str; 46] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -244,6 +250,7 @@ impl SearchFeatures {
         "fractional_lmr",
         "lmr_research_history",
         "history_pruning_depth",
+        "fifty_move_scaling",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -293,6 +300,7 @@ impl SearchFeatures {
             "fractional_lmr" => &mut self.fractional_lmr,
             "lmr_research_history" => &mut self.lmr_research_history,
             "history_pruning_depth" => &mut self.history_pruning_depth,
+            "fifty_move_scaling" => &mut self.fifty_move_scaling,
             _ => return None,
         })
     }

@@ -84,10 +84,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 Some(e) => e.static_eval,
                 None => self.evaluate(pos),
             };
-            static_eval = match &correction_keys {
-                Some(keys) => self.corrected_by(pos, raw_eval, keys, features),
-                None => raw_eval,
-            };
+            static_eval = self.adjusted_eval(pos, raw_eval, correction_keys.as_ref(), features);
             best = static_eval;
             if let (Some(e), Some(v)) = (tt_entry, tt_value) {
                 let sharper = match e.bound {

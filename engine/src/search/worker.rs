@@ -558,19 +558,30 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// A raw static evaluation corrected by the correction history under `keys` (the node's
-    /// `correction_keys`, computed once by a node that also updates the history).
-    pub(super) fn corrected_by(
+    /// The static evaluation the search uses from a raw one: scaled toward zero by the
+    /// fifty-move clock (`fifty_move_scaling`), then corrected by the correction history under
+    /// `keys` (the node's `correction_keys`, computed once by a node that also updates the
+    /// history) when given. The table keeps the raw value: its key does not hold the clock.
+    pub(super) fn adjusted_eval(
         &self,
         pos: &G,
         raw: i32,
-        keys: &CorrectionKeys,
+        keys: Option<&CorrectionKeys>,
         features: &SearchFeatures,
     ) -> i32 {
-        let correction =
-            self.correction
-                .correction(pos.side_to_move(), keys, features.correction_tables);
-        (raw + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        /// The clock at which the evaluation would reach zero.
+        const FIFTY_MOVE_SCALE: i32 = 200;
+        let mut eval = raw;
+        if features.fifty_move_scaling {
+            let clock = (pos.fifty_move_clock() as i32).min(FIFTY_MOVE_SCALE);
+            eval = eval * (FIFTY_MOVE_SCALE - clock) / FIFTY_MOVE_SCALE;
+        }
+        if let Some(keys) = keys {
+            eval +=
+                self.correction
+                    .correction(pos.side_to_move(), keys, features.correction_tables);
+        }
+        eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// The node's correction keys when its static evaluation is corrected (not in check), with
