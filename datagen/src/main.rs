@@ -19,6 +19,7 @@ use sente::selfplay::{
     Sprt, TimeControl,
 };
 use sente_data::chunk::game_kind;
+use sente_data::data_paths::expand_data_paths;
 use sente_data::pool::Pool;
 use sente_data::shard::Shard;
 use std::path::PathBuf;
@@ -90,13 +91,15 @@ enum Command {
     /// --nodes per position into OUT/data.bin (resumes a killed rescoring with the same
     /// arguments); `pool add` takes OUT.
     Rescore(datagen::rescore::RescoreSettings),
-    /// Games, positions, results and histograms of data files.
+    /// Games, positions, results and histograms of data files (a run directory stands for its
+    /// data file, a pool for its files).
     Stats {
         #[arg(long)]
         game: GameKind,
         files: Vec<PathBuf>,
     },
-    /// Check every chunk's checksum and replay every game through the rules.
+    /// Check every chunk's checksum and replay every game through the rules (data files, run
+    /// directories, pools).
     Verify {
         #[arg(long)]
         game: GameKind,
@@ -369,9 +372,11 @@ fn main() -> Result<()> {
             Ok(())
         }
         Command::Stats { game, files } => {
+            let files = expand_data_paths(&files)?;
             dispatch_game!(game, G => print_stats::<G>(&files))
         }
         Command::Verify { game, files } => {
+            let files = expand_data_paths(&files)?;
             let bad = dispatch_game!(game, G => verify_files::<G>(&files)?);
             if bad > 0 {
                 bail!("{bad} bad records or chunks");
@@ -379,6 +384,7 @@ fn main() -> Result<()> {
             Ok(())
         }
         Command::Positions { game, every, files } => {
+            let files = expand_data_paths(&files)?;
             dispatch_game!(game, G => print_positions::<G>(&files, every))
         }
         Command::Match {

@@ -196,6 +196,21 @@ fn a_pool_verifies_refuses_and_lists() {
     assert!(DATAGEN
         .ok(&verify)
         .contains("verified 12 games in 2 files: 0 problems"));
+    // So do `verify` and `stats` themselves: the pool for its files, a run for its data file.
+    assert!(DATAGEN
+        .ok(&["verify", "--game", "chess", p])
+        .contains("verified 12 games in 2 files: 0 problems"));
+    let mut stats = vec!["stats", "--game", "chess"];
+    stats.extend(files.iter().map(|f| f.to_str().unwrap()));
+    assert_eq!(
+        DATAGEN.ok(&["stats", "--game", "chess", p]),
+        DATAGEN.ok(&stats)
+    );
+    let a_data = a.join("data.bin");
+    assert_eq!(
+        DATAGEN.ok(&["stats", "--game", "chess", a.to_str().unwrap()]),
+        DATAGEN.ok(&["stats", "--game", "chess", a_data.to_str().unwrap()])
+    );
     // A damaged manifest is an error naming the line, not a crash.
     std::fs::write(
         pool.join("pool.tsv"),
