@@ -1,9 +1,10 @@
 //! Machine-readable match results: `datagen match --result FILE` writes one (`key=value` lines:
 //! the players by content, the limits and opening settings, seed, total pairs, shard, W/D/L,
-//! pentanomial pair counts, losses on time, and whether the match ended; it is kept current while
-//! the match runs, so a killed match leaves the pairs it finished), and `datagen match-merge FILES` adds the results of
-//! a match's shards (and of later rounds with other seeds) into one Elo ± error and an optional
-//! SPRT verdict, computed with the engine's match statistics.
+//! pentanomial pair counts, losses on time, and whether the match ended; it is kept current
+//! while the match runs, so a killed match leaves the pairs it finished), and `datagen
+//! match-merge FILES` adds the results of a match's shards (and of later rounds with other
+//! seeds) into one Elo ± error and an optional SPRT verdict, computed with the engine's match
+//! statistics.
 
 use anyhow::{anyhow, bail, Context, Result};
 use sente::game::GameKind;
