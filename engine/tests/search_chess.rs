@@ -549,6 +549,7 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
         "lmr_research_history",
         "history_pruning_depth",
         "fifty_move_scaling",
+        "qs_late_move_pruning",
     ] {
         let on = base.with_changes(&format!("{name}=on")).unwrap();
         let change = format!("{name}={}", if on == base { "off" } else { "on" });

@@ -147,6 +147,10 @@ pub struct SearchFeatures {
     /// makes progress to one that shuffles a won position toward the draw. Only games with such
     /// a clock (`Game::fifty_move_clock`): chess.
     pub fifty_move_scaling: bool,
+    /// Quiescence outside check searches at most two captures of a node by its ordering, then
+    /// only those that recapture on the square of the move before or give check (Stockfish's
+    /// `moveCount > 2` cut in `qsearch`).
+    pub qs_late_move_pruning: bool,
 }
 
 impl Default for SearchFeatures {
@@ -198,13 +202,14 @@ impl Default for SearchFeatures {
             lmr_research_history: false,
             history_pruning_depth: false,
             fifty_move_scaling: false,
+            qs_late_move_pruning: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 46] = [
+    pub const NAMES: [&'static str; 47] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -251,6 +256,7 @@ impl SearchFeatures {
         "lmr_research_history",
         "history_pruning_depth",
         "fifty_move_scaling",
+        "qs_late_move_pruning",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -301,6 +307,7 @@ impl SearchFeatures {
             "lmr_research_history" => &mut self.lmr_research_history,
             "history_pruning_depth" => &mut self.history_pruning_depth,
             "fifty_move_scaling" => &mut self.fifty_move_scaling,
+            "qs_late_move_pruning" => &mut self.qs_late_move_pruning,
             _ => return None,
         })
     }

@@ -13,6 +13,9 @@ use crate::movelist::MoveList;
 
 /// Quiet evasions searched in check once a line escapes mate (`qs_evasion_pruning`).
 const QS_QUIET_EVASIONS: usize = 2;
+/// With `qs_late_move_pruning`, the captures a node outside check searches in full before only
+/// recaptures and checks remain.
+const QS_LATE_MOVES: usize = 2;
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     /// Quiescence: captures and promotions (all evasions when in check) until the position is
@@ -140,6 +143,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let original_alpha = alpha;
         let mut best_move = G::Move::NONE;
         let mut quiet_evasions = 0;
+        // The square the move into this node landed on: a capture there (a recapture) is never
+        // a late move.
+        let recapture_square = (features.qs_late_move_pruning && ply >= 1)
+            .then(|| self.stack[ply - 1].played)
+            .filter(|m| m.is_some())
+            .map(G::move_to_square);
         for i in 0..len {
             let (m, _) = pick_best(moves.as_mut_slice(), &mut self.scores[base..base + len], i);
             if in_check && pos.is_quiet(m) {
@@ -154,6 +163,13 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 quiet_evasions += 1;
             }
             if !in_check {
+                if features.qs_late_move_pruning
+                    && i >= QS_LATE_MOVES
+                    && recapture_square != Some(G::move_to_square(m))
+                    && !pos.gives_check(m)
+                {
+                    continue;
+                }
                 if static_eval + pos.noisy_gain(m) + shared.params.qs_futility <= alpha
                     && !pos.gives_check(m)
                 {
