@@ -45,6 +45,11 @@ pub trait GameMove: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static {
     /// Inverse of `to_bits`. Arbitrary bits may decode to a move that is not legal anywhere:
     /// callers check with `Game::is_legal_move` before use.
     fn from_bits(bits: u16) -> Self;
+    /// Whether the move promotes the piece it moves (false in games without promotion).
+    #[inline]
+    fn is_promotion(self) -> bool {
+        false
+    }
     /// `true` for everything but `NONE`.
     #[inline]
     fn is_some(self) -> bool {

@@ -108,6 +108,11 @@ impl GameMove for Move {
     fn from_bits(bits: u16) -> Move {
         Move(bits)
     }
+
+    #[inline(always)]
+    fn is_promotion(self) -> bool {
+        Move::is_promotion(self)
+    }
 }
 
 impl std::fmt::Debug for Move {
@@ -149,5 +154,17 @@ mod tests {
         assert!(Move::castle(4, 7).is_castle());
         assert!(Move::en_passant(36, 43).is_en_passant());
         assert_eq!(Move::default(), Move::NONE);
+    }
+
+    /// The search reads promotions through the generic move trait (quiescence's late-move cut
+    /// keeps them), which must agree with the move's own flag.
+    #[test]
+    fn the_generic_promotion_flag_is_the_moves_own() {
+        let promotes = |m: Move| <Move as GameMove>::is_promotion(m);
+        assert!(promotes(Move::promotion(52, 60, PieceKind::Queen)));
+        assert!(promotes(Move::promotion(52, 61, PieceKind::Knight)));
+        assert!(!promotes(Move::normal(12, 28)));
+        assert!(!promotes(Move::castle(4, 7)));
+        assert!(!promotes(Move::en_passant(36, 43)));
     }
 }

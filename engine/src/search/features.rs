@@ -147,9 +147,9 @@ pub struct SearchFeatures {
     /// makes progress to one that shuffles a won position toward the draw. Only games with such
     /// a clock (`Game::fifty_move_clock`): chess.
     pub fifty_move_scaling: bool,
-    /// Quiescence outside check searches at most two captures of a node by its ordering, then
-    /// only those that recapture on the square of the move before or give check (Stockfish's
-    /// `moveCount > 2` cut in `qsearch`).
+    /// Quiescence outside check searches at most two noisy moves of a node by its ordering,
+    /// then only those that recapture on the square of the move before, promote or give check
+    /// (Stockfish's `moveCount > 2` cut in `qsearch`).
     pub qs_late_move_pruning: bool,
 }
 

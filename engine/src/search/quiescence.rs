@@ -13,8 +13,8 @@ use crate::movelist::MoveList;
 
 /// Quiet evasions searched in check once a line escapes mate (`qs_evasion_pruning`).
 const QS_QUIET_EVASIONS: usize = 2;
-/// With `qs_late_move_pruning`, the captures a node outside check searches in full before only
-/// recaptures and checks remain.
+/// With `qs_late_move_pruning`, the noisy moves a node outside check searches before only
+/// recaptures, promotions and checks remain.
 const QS_LATE_MOVES: usize = 2;
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
@@ -166,6 +166,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 if features.qs_late_move_pruning
                     && i >= QS_LATE_MOVES
                     && recapture_square != Some(G::move_to_square(m))
+                    && !m.is_promotion()
                     && !pos.gives_check(m)
                 {
                     continue;

@@ -80,6 +80,11 @@ impl GameMove for Move {
     fn from_bits(bits: u16) -> Move {
         Move(bits)
     }
+
+    #[inline]
+    fn is_promotion(self) -> bool {
+        Move::is_promotion(self)
+    }
 }
 
 impl std::fmt::Debug for Move {
@@ -101,5 +106,20 @@ impl std::fmt::Debug for Move {
                 if self.is_promotion() { "+" } else { "" }
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search reads promotions through the generic move trait (quiescence's late-move cut
+    /// keeps them), which must agree with the move's own flag.
+    #[test]
+    fn the_generic_promotion_flag_is_the_moves_own() {
+        let promotes = |m: Move| <Move as GameMove>::is_promotion(m);
+        assert!(promotes(Move::board(20, 11, true)));
+        assert!(!promotes(Move::board(20, 11, false)));
+        assert!(!promotes(Move::drop(PieceKind::Pawn, 40)));
     }
 }
