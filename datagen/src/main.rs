@@ -16,7 +16,7 @@ use sente::game::GameKind;
 use sente::search::{SearchFeatures, SearchParams, Searcher};
 use sente::selfplay::{
     run_match_with_openings, Adjudication, MatchConfig, MatchReport, PairObserver, PlayerConfig,
-    Sprt, TimeControl,
+    PriorCounts, Sprt, TimeControl,
 };
 use sente_data::chunk::game_kind;
 use sente_data::data_paths::expand_data_paths;
@@ -200,6 +200,13 @@ enum Command {
         /// Also write the result (W/D/L, pentanomial) to FILE for `match-merge`.
         #[arg(long, value_name = "FILE")]
         result: Option<PathBuf>,
+        /// Go on from earlier results of this match (`--result` files of the same players,
+        /// limits and openings, other seeds; e.g. what a killed match left): the SPRT, the
+        /// progress and the report count their games with this run's, while `--result` gets this
+        /// run's games only (merge them with `match-merge`). A match resumed so plays new
+        /// openings (its own seed) instead of replaying the games it had finished.
+        #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "shard")]
+        prior: Vec<PathBuf>,
         /// Adjudicate a win once CP:PLIES (PLIES plies in a row, in both players' reports, show
         /// one side ahead by CP centipawns or more), or `off`. OpenBench plays `400:6`.
         #[arg(long, value_name = "CP:PLIES", default_value = "1000:8")]
@@ -412,6 +419,7 @@ fn main() -> Result<()> {
             verify_margin,
             shard,
             result,
+            prior,
             resign,
             draw,
             max_plies,
@@ -444,8 +452,9 @@ fn main() -> Result<()> {
                 seed,
                 adjudication,
                 sprt: sprt.as_deref().map(parse_sprt).transpose()?,
-                // Set by match_for: progress lines and the running result file.
+                // Set by match_for: progress lines and the running result file, the prior games.
                 on_pair: None,
+                prior: PriorCounts::default(),
             };
             let limits = MoveLimits {
                 nodes: [a_nodes.unwrap_or(nodes), b_nodes.unwrap_or(nodes)],
@@ -457,6 +466,7 @@ fn main() -> Result<()> {
                 pairs: pairs as u64,
                 shard,
                 result,
+                prior,
             };
             dispatch_game!(game, G => match_for::<G>(
                 &[a, b],
@@ -549,6 +559,8 @@ struct MatchSplit {
     pairs: u64,
     shard: Shard,
     result: Option<PathBuf>,
+    /// Result files of earlier games of the same setup (other seeds) that this run goes on from.
+    prior: Vec<PathBuf>,
 }
 
 fn match_for<G: DatagenGame>(
@@ -667,22 +679,31 @@ fn match_for<G: DatagenGame>(
             &mut verifier,
         )
     };
+    let prior = prior_counts(&split.prior, &setup, openings.seed)?;
     let result_of = {
         let (setup, seed, pairs, shard) = (setup, openings.seed, split.pairs, split.shard);
+        // This run's own games: the report's totals less the prior ones.
         move |report: &MatchReport, ended: bool| MatchResult {
             setup: setup.clone(),
             seed,
             pairs,
             shard,
-            wdl: report.wdl,
-            pentanomial: report.pentanomial,
-            time_forfeits: report.time_forfeits.unwrap_or([0, 0]),
+            wdl: report.wdl - prior.wdl,
+            pentanomial: report.pentanomial - prior.pentanomial,
+            time_forfeits: {
+                let [a, b] = report.time_forfeits.unwrap_or([0, 0]);
+                [
+                    a.saturating_sub(prior.time_forfeits[0]),
+                    b.saturating_sub(prior.time_forfeits[1]),
+                ]
+            },
             ended,
         }
     };
     // Every MATCH_PROGRESS_PAIRS pairs: a progress line, and the result file rewritten with the
     // pairs so far (`ended=no`), so a match killed midway still leaves its pair counts.
     let mut config = config.clone();
+    config.prior = prior;
     config.on_pair = Some(PairObserver::new({
         let (result_of, path) = (result_of.clone(), split.result.clone());
         let write_failed = AtomicBool::new(false);
@@ -711,6 +732,43 @@ fn match_for<G: DatagenGame>(
         result_of(&report, true).write(path)?;
     }
     Ok(())
+}
+
+/// The games of `files` (results of earlier runs of this match `setup`, each with a seed of its
+/// own, other than `seed`), for a match that goes on from them.
+fn prior_counts(files: &[PathBuf], setup: &MatchSetup, seed: u64) -> Result<PriorCounts> {
+    let mut prior = PriorCounts::default();
+    let mut seeds = vec![seed];
+    for path in files {
+        let result = MatchResult::read(path)?;
+        if result.setup != *setup {
+            bail!(
+                "--prior {}: another match (players, limits or openings differ)",
+                path.display()
+            );
+        }
+        if result.shard != Shard::WHOLE {
+            bail!(
+                "--prior {}: shard {} of a match; merge the shards with match-merge instead",
+                path.display(),
+                result.shard
+            );
+        }
+        if seeds.contains(&result.seed) {
+            bail!(
+                "--prior {}: seed {} again; a run going on from earlier games needs a seed of its own (the same seed replays the same openings)",
+                path.display(),
+                result.seed
+            );
+        }
+        seeds.push(result.seed);
+        prior.wdl = prior.wdl + result.wdl;
+        prior.pentanomial = prior.pentanomial + result.pentanomial;
+        for (total, own) in prior.time_forfeits.iter_mut().zip(result.time_forfeits) {
+            *total += own;
+        }
+    }
+    Ok(prior)
 }
 
 /// Game pairs between progress lines (and rewrites of the result file) of a running match.

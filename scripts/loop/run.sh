@@ -98,6 +98,40 @@ mkdir -p "$GAME/runs" "$GAME/nets"
 log() { echo "$(date -u '+%F %T') $GAME: $*"; }
 # shellcheck source=match_summary.sh
 source "$SENTE_LOOP_COPY/match_summary.sh"
+
+# Pairs a match result file holds.
+result_pairs() { awk -F'[= ]' '/^pentanomial=/ { print $2 + $3 + $4 + $5 + $6 }' "$1"; }
+
+# play_round K PAIRS SEED [FLAGS...]: round K of the attempt's promotion match ($W, $NET, $BEST,
+# $A_NODES), PAIRS pairs, output in match-rK.txt. What an interrupted run of the round left
+# (its result file, kept current while it ran) becomes a piece of the round, and the round goes
+# on from its pieces with the pairs still to play, on openings of a seed of its own.
+play_round() {
+    local K="$1" PAIRS="$2" BASE_SEED="$3"
+    shift 3
+    if [ -f "$W/match-r$K.result" ]; then
+        local P=1
+        while [ -f "$W/match-r$K-p$P.result" ]; do P=$((P + 1)); done
+        mv "$W/match-r$K.result" "$W/match-r$K-p$P.result"
+    fi
+    local PIECES=() DONE=0 PIECE
+    for PIECE in "$W"/match-r"$K"-p*.result; do
+        [ -f "$PIECE" ] || continue
+        PIECES+=("$PIECE")
+        DONE=$((DONE + $(result_pairs "$PIECE")))
+    done
+    local PRIOR=() LEFT=$((PAIRS - DONE))
+    if [ "${#PIECES[@]}" -gt 0 ]; then
+        PRIOR=(--prior "${PIECES[@]}")
+        [ "$LEFT" -ge 0 ] || LEFT=0
+        log "gen $GEN attempt $A: round $K goes on from $DONE pairs an interrupted run left; $LEFT to play"
+    fi
+    "$BIN/datagen" match --game "$GAME" --a "$NET" --b "$BEST" --pairs "$LEFT" \
+        --nodes "$MATCH_NODES" --a-nodes "$A_NODES" --threads "$THREADS" \
+        --seed "$((BASE_SEED + 7919 * ${#PIECES[@]}))" --result "$W/match-r$K.result" \
+        "${PRIOR[@]}" "$@" > "$W/match.tmp" 2>&1
+    mv "$W/match.tmp" "$W/match-r$K.txt"
+}
 # shellcheck source=node_odds.sh
 source "$SENTE_LOOP_COPY/node_odds.sh"
 
@@ -268,15 +302,14 @@ while true; do
         # undecided round 1 goes on in rounds of MATCH_EXTRA_PAIRS pairs with seeds of their own,
         # each merged with the rounds before (`datagen match-merge`: the SPRT over all their
         # games), until the merged SPRT decides or MATCH_EXTRA_ROUNDS rounds have been added. Each
-        # round's output and result file are kept (match-rK.txt / .result), so a resumed loop
-        # replays only the round a kill interrupted.
+        # round's output and result file are kept (match-rK.txt / .result). A round a kill
+        # interrupted keeps the pairs it finished: `datagen match` keeps its result file current,
+        # a resumed loop keeps that file as a piece of the round (match-rK-pN.result) and plays
+        # only the round's remaining pairs, on openings of a seed of their own, going on from the
+        # pieces (`--prior`: the SPRT counts their games too).
         if [ ! -f "$W/match-r1.txt" ]; then
             log "gen $GEN attempt $A: SPRT [$SPRT] of $NET against $BEST"
-            "$BIN/datagen" match --game "$GAME" --a "$NET" --b "$BEST" --pairs "$MATCH_PAIRS" \
-                --nodes "$MATCH_NODES" --a-nodes "$A_NODES" --threads "$THREADS" \
-                --seed "$((SEED + 1000))" --sprt="$SPRT" --result "$W/match-r1.result" \
-                > "$W/match.tmp" 2>&1
-            mv "$W/match.tmp" "$W/match-r1.txt"
+            play_round 1 "$MATCH_PAIRS" "$((SEED + 1000))" --sprt="$SPRT"
         fi
         cp "$W/match-r1.txt" "$W/match-merged.txt"
         ROUND=1
@@ -284,14 +317,15 @@ while true; do
             ROUND=$((ROUND + 1))
             if [ ! -f "$W/match-r$ROUND.txt" ]; then
                 log "gen $GEN attempt $A: SPRT undecided ($(match_summary "$W/match-merged.txt" "$SPRT")); round $ROUND: $MATCH_EXTRA_PAIRS more pairs"
-                "$BIN/datagen" match --game "$GAME" --a "$NET" --b "$BEST" --pairs "$MATCH_EXTRA_PAIRS" \
-                    --nodes "$MATCH_NODES" --a-nodes "$A_NODES" --threads "$THREADS" \
-                    --seed "$((SEED + 1000 + 100000 * ROUND))" --result "$W/match-r$ROUND.result" \
-                    > "$W/match.tmp" 2>&1
-                mv "$W/match.tmp" "$W/match-r$ROUND.txt"
+                play_round "$ROUND" "$MATCH_EXTRA_PAIRS" "$((SEED + 1000 + 100000 * ROUND))"
             fi
             RESULTS=()
-            for ((K = 1; K <= ROUND; K++)); do RESULTS+=("$W/match-r$K.result"); done
+            for ((K = 1; K <= ROUND; K++)); do
+                RESULTS+=("$W/match-r$K.result")
+                for PIECE in "$W"/match-r"$K"-p*.result; do
+                    [ -f "$PIECE" ] && RESULTS+=("$PIECE")
+                done
+            done
             "$BIN/datagen" match-merge --sprt="$SPRT" "${RESULTS[@]}" > "$W/match-merged.txt" 2>&1
         done
         mv "$W/match-merged.txt" "$W/match.txt"

@@ -112,6 +112,23 @@ def test_an_undecided_sprt_goes_on_in_merged_rounds_and_resumes_a_round(tmp_path
     assert "round 3: 1 more pairs" in log, log
     assert re.search(rf"gen {gen} attempt 1: Elo \S+ ± \S+ \(95%\), 6 games, SPRT \[0,10\] LLR -?[0-9.]+\n", log), log
 
+    # A kill inside round 3 that left the round's result file with the pairs it had finished
+    # (`ended=no`): the round keeps them as a piece and plays only the pairs left, on a new seed.
+    for name in ("rejected", "match.txt", "match-r3.txt"):
+        (attempt / name).unlink()
+    partial = attempt / "match-r3.result"
+    partial.write_text(partial.read_text().replace("ended=yes", "ended=no"))
+    first_seed = re.search(r"^seed=(\d+)$", partial.read_text(), re.M).group(1)
+    log = loop(tmp_path, MAX_ATTEMPTS="1", **{**rounds, "MATCH_EXTRA_PAIRS": "2"})
+    assert "round 3: 2 more pairs" in log, log
+    assert "round 3 goes on from 1 pairs an interrupted run left; 1 to play" in log, log
+    assert re.search(rf"gen {gen} attempt 1: Elo \S+ ± \S+ \(95%\), 8 games, SPRT \[0,10\] LLR -?[0-9.]+\n", log), log
+    piece = (attempt / "match-r3-p1.result").read_text()
+    assert f"seed={first_seed}\n" in piece and "ended=no" in piece, piece
+    rest = (attempt / "match-r3.result").read_text()
+    assert f"seed={first_seed}\n" not in rest and "pentanomial=" in rest, rest
+    assert "8 games" in (attempt / "match.txt").read_text()
+
     # Attempt 2 against a best net held to one node decides in its first extra round: no more
     # rounds are played and the net is promoted on the merged result.
     log = loop(tmp_path, MAX_GEN=str(gen), MAX_ATTEMPTS="2", SPRT="-1500,-500", MATCH_NODES="1",

@@ -33,6 +33,19 @@ pub struct MatchConfig {
     /// Called with the running totals after every counted game pair (one call at a time), e.g.
     /// to print progress or keep a result file current; `None`: silent.
     pub on_pair: Option<PairObserver>,
+    /// Games of the same setup played before (other seeds) that this match continues: its
+    /// totals, SPRT, progress and report start from them (`PriorCounts::default()`: none).
+    pub prior: PriorCounts,
+}
+
+/// Counts of earlier games of a match's setup that the match goes on from, so that a match
+/// killed midway resumes on new openings instead of replaying the games it had finished.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PriorCounts {
+    pub wdl: WdlCounts,
+    pub pentanomial: Pentanomial,
+    /// Losses on time of the first and the second configuration.
+    pub time_forfeits: [u64; 2],
 }
 
 /// What `MatchConfig::on_pair` calls: any closure over the running totals (its report has no
@@ -62,6 +75,7 @@ impl Default for MatchConfig {
             adjudication: Adjudication::default(),
             sprt: None,
             on_pair: None,
+            prior: PriorCounts::default(),
         }
     }
 }
@@ -228,15 +242,27 @@ where
     EB: Evaluator<G> + Sync,
 {
     let next_pair = AtomicUsize::new(0);
-    let decided = AtomicBool::new(false);
+    let on_clock = first.time_control.is_some() || second.time_control.is_some();
+    let prior = config.prior;
+    // Prior games that already decide the SPRT leave nothing to play.
+    let decided_before = MatchReport::from_counts(
+        &first.name,
+        &second.name,
+        prior.wdl,
+        prior.pentanomial,
+        config.sprt,
+        None,
+    )
+    .sprt
+    .is_some_and(|(_, _, v)| v != SprtVerdict::Continue);
+    let decided = AtomicBool::new(decided_before);
     let totals = Mutex::new((
-        WdlCounts::default(),
-        Pentanomial::default(),
-        [0u64; 2],
+        prior.wdl,
+        prior.pentanomial,
+        prior.time_forfeits,
         [ClockUsage::default(); 2],
     ));
     let threads = config.concurrency.clamp(1, config.pairs.max(1));
-    let on_clock = first.time_control.is_some() || second.time_control.is_some();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let worker = || {

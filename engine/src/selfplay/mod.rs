@@ -10,7 +10,7 @@ pub mod stats;
 pub mod time_control;
 
 pub use match_runner::{
-    run_match, run_match_with_openings, MatchConfig, MatchReport, PairObserver,
+    run_match, run_match_with_openings, MatchConfig, MatchReport, PairObserver, PriorCounts,
 };
 pub use opening::{random_opening, Opening};
 pub use played_game::{

@@ -35,6 +35,29 @@ impl WdlCounts {
     }
 }
 
+impl std::ops::Add for WdlCounts {
+    type Output = Self;
+    fn add(self, other: Self) -> Self {
+        Self {
+            wins: self.wins + other.wins,
+            draws: self.draws + other.draws,
+            losses: self.losses + other.losses,
+        }
+    }
+}
+
+/// The games of `self` not in `other` (`other` a part of `self`: saturating, never below 0).
+impl std::ops::Sub for WdlCounts {
+    type Output = Self;
+    fn sub(self, other: Self) -> Self {
+        Self {
+            wins: self.wins.saturating_sub(other.wins),
+            draws: self.draws.saturating_sub(other.draws),
+            losses: self.losses.saturating_sub(other.losses),
+        }
+    }
+}
+
 /// Game pairs (same opening, colours swapped) by the first configuration's pair score:
 /// index 0 = 0 points, 1 = ½, 2 = 1, 3 = 1½, 4 = 2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -43,6 +66,23 @@ pub struct Pentanomial(pub [u64; 5]);
 impl Pentanomial {
     pub fn pairs(&self) -> u64 {
         self.0.iter().sum()
+    }
+}
+
+impl std::ops::Add for Pentanomial {
+    type Output = Self;
+    fn add(self, other: Self) -> Self {
+        Self(std::array::from_fn(|i| self.0[i] + other.0[i]))
+    }
+}
+
+/// The pairs of `self` not in `other` (`other` a part of `self`: saturating, never below 0).
+impl std::ops::Sub for Pentanomial {
+    type Output = Self;
+    fn sub(self, other: Self) -> Self {
+        Self(std::array::from_fn(|i| {
+            self.0[i].saturating_sub(other.0[i])
+        }))
     }
 }
 
