@@ -13,7 +13,11 @@ fn a_match_goes_on_from_the_games_of_an_earlier_run() {
     let dir = scratch_dir("match-resumed");
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let mut args = classical_match("chess");
-    for (flag, value) in [("--nodes", "50"), ("--verify-nodes", "0"), ("--threads", "2")] {
+    for (flag, value) in [
+        ("--nodes", "50"),
+        ("--verify-nodes", "0"),
+        ("--threads", "2"),
+    ] {
         args = with(args, flag, value);
     }
     let run = |seed: &str, pairs: &str, result: &str| {
@@ -28,7 +32,11 @@ fn a_match_goes_on_from_the_games_of_an_earlier_run() {
     DATAGEN.ok(&run("21", "4", "first.txt"));
     let first = MatchResult::read(&dir.join("first.txt")).unwrap();
     assert_eq!(first.pentanomial.pairs(), 4);
-    let resumed = DATAGEN.ok(&with(run("22", "3", "second.txt"), "--prior", &path("first.txt")));
+    let resumed = DATAGEN.ok(&with(
+        run("22", "3", "second.txt"),
+        "--prior",
+        &path("first.txt"),
+    ));
     assert!(resumed.contains(": 14 games,"), "{resumed}");
     let second = MatchResult::read(&dir.join("second.txt")).unwrap();
     assert!(second.ended);
@@ -44,7 +52,11 @@ fn a_match_goes_on_from_the_games_of_an_earlier_run() {
     assert_eq!(wdl(&resumed), wdl(&merged), "{resumed}\n{merged}");
 
     // The same seed would replay the same openings.
-    let again = DATAGEN.failure(&with(run("21", "3", "third.txt"), "--prior", &path("first.txt")));
+    let again = DATAGEN.failure(&with(
+        run("21", "3", "third.txt"),
+        "--prior",
+        &path("first.txt"),
+    ));
     assert!(again.contains("seed 21 again"), "{again}");
     // Another match: other node limits.
     let other = with(run("23", "3", "third.txt"), "--nodes", "60");

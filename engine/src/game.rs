@@ -151,6 +151,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     const FROM_SLOTS: usize;
     /// Upper bound (exclusive) of `moved_piece_slot` (both colours' piece kinds).
     const PIECE_SLOTS: usize;
+    /// Upper bound (exclusive) of `threat_bucket`: the butterfly history keeps one table per
+    /// bucket (1: a game without threat buckets).
+    const THREAT_BUCKETS: usize = 1;
 
     /// The standard initial position.
     fn startpos() -> Self;
@@ -218,6 +221,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// under `SearchFeatures::threat_ordering`): positive for a piece escaping an attack,
     /// negative for one walking into it; 0 in a game without threats.
     fn threat_order(&self, threats: &Self::Threats, m: Self::Move) -> i32 {
+        let _ = (threats, m);
+        0
+    }
+    /// Which butterfly-history table the quiet move `m` learns in and is scored by under
+    /// `SearchFeatures::threat_history`, `< THREAT_BUCKETS` (chess: whether its from and its to
+    /// square are attacked by the opponent); 0 in a game without threat buckets.
+    fn threat_bucket(&self, threats: &Self::Threats, m: Self::Move) -> usize {
         let _ = (threats, m);
         0
     }

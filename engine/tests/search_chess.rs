@@ -550,6 +550,7 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
         "history_pruning_depth",
         "fifty_move_scaling",
         "qs_late_move_pruning",
+        "threat_history",
     ] {
         let on = base.with_changes(&format!("{name}=on")).unwrap();
         let change = format!("{name}={}", if on == base { "off" } else { "on" });

@@ -28,6 +28,7 @@ impl Game for Position {
     const SQUARES: usize = 64;
     const FROM_SLOTS: usize = 64;
     const PIECE_SLOTS: usize = 12;
+    const THREAT_BUCKETS: usize = super::threats::THREAT_BUCKETS;
 
     fn startpos() -> Self {
         match parse_fen(STARTPOS_FEN) {
@@ -144,6 +145,10 @@ impl Game for Position {
 
     fn threat_order(&self, threats: &super::Threats, m: Move) -> i32 {
         Position::threat_order(self, threats, m)
+    }
+
+    fn threat_bucket(&self, threats: &super::Threats, m: Move) -> usize {
+        Position::threat_bucket(self, threats, m)
     }
 
     #[inline]

@@ -1,10 +1,11 @@
 //! Threats for ordering quiet moves: the squares the opponent attacks with pawns, with pawns or
-//! minor pieces, and with anything up to rooks. A quiet move that takes a piece out of an attack
-//! by a cheaper piece is tried earlier, and one that puts it under such an attack later
-//! (`SearchFeatures::threat_ordering`).
+//! minor pieces, with anything up to rooks, and with anything. A quiet move that takes a piece
+//! out of an attack by a cheaper piece is tried earlier, and one that puts it under such an
+//! attack later (`SearchFeatures::threat_ordering`); whether a move's from and to squares are
+//! attacked at all picks its butterfly-history table (`SearchFeatures::threat_history`).
 
 use super::attacks::{with_sliders, SliderAttacks};
-use super::bitboard::{bb, pawn_attacks_bb, pop_lsb, KNIGHT_ATTACKS};
+use super::bitboard::{bb, pawn_attacks_bb, pop_lsb, KING_ATTACKS, KNIGHT_ATTACKS};
 use super::moves::Move;
 use super::position::Position;
 use super::types::PieceKind;
@@ -26,7 +27,13 @@ pub struct Threats {
     by_minor: u64,
     /// Attacked by a pawn, knight, bishop or rook.
     by_rook: u64,
+    /// Attacked by any piece.
+    any: u64,
 }
+
+/// Butterfly-history tables of chess (`Game::THREAT_BUCKETS`): from square attacked or not ×
+/// to square attacked or not.
+pub const THREAT_BUCKETS: usize = 4;
 
 impl Position {
     /// The opponent's threats against the side to move.
@@ -53,11 +60,28 @@ impl Position {
         while rooks != 0 {
             by_rook |= a.rook(pop_lsb(&mut rooks), occupied);
         }
+        let mut any = by_rook | KING_ATTACKS[self.king_square(them) as usize];
+        let mut queens = self.pieces(them, PieceKind::Queen);
+        while queens != 0 {
+            let square = pop_lsb(&mut queens);
+            any |= a.bishop(square, occupied) | a.rook(square, occupied);
+        }
         Threats {
             by_pawn,
             by_minor,
             by_rook,
+            any,
         }
+    }
+
+    /// The butterfly-history table of the quiet move `m` by `threats`: 2 × (its from square is
+    /// attacked) + (its to square is attacked); castling 0.
+    pub fn threat_bucket(&self, threats: &Threats, m: Move) -> usize {
+        if m.is_castle() {
+            return 0;
+        }
+        let attacked = |square| (threats.any & bb(square) != 0) as usize;
+        2 * attacked(m.from()) + attacked(m.to())
     }
 
     /// The ordering adjustment of the quiet move `m` by `threats`: plus the piece's bonus when
@@ -89,6 +113,25 @@ mod tests {
         let pos = Position::from_text(fen).unwrap();
         let m = pos.parse_uci(uci).unwrap();
         pos.threat_order(&pos.threats(), m)
+    }
+
+    #[test]
+    fn a_move_s_threat_bucket_says_whether_its_squares_are_attacked_by_anything() {
+        // Black: knight b3 (hits a1, c1, d2, d4), queen h4 (the h-file down to h1, the
+        // diagonal to the f2 pawn, which shields e1), king e8. White's bishop b2 is safe.
+        let fen = "4k3/8/8/8/7q/1n6/1B3P2/R3K2R w KQ - 0 1";
+        let pos = Position::from_text(fen).unwrap();
+        let threats = pos.threats();
+        let bucket = |uci: &str| pos.threat_bucket(&threats, pos.parse_uci(uci).unwrap());
+        assert_eq!(bucket("a1a2"), 2, "from an attacked square to a safe one");
+        assert_eq!(
+            bucket("h1h3"),
+            3,
+            "from an attacked square to an attacked one"
+        );
+        assert_eq!(bucket("b2c1"), 1, "from a safe square to an attacked one");
+        assert_eq!(bucket("e1d1"), 0, "between safe squares");
+        assert_eq!(bucket("e1g1"), 0, "castling");
     }
 
     #[test]

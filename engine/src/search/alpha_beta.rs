@@ -116,6 +116,17 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 tt_move = m;
             }
         }
+        // The butterfly-history table of each quiet move (`threat_history`): its threat bucket
+        // by the opponent's threats, computed once, when first needed.
+        let threat_history = features.threat_history && G::THREAT_BUCKETS > 1;
+        let node_threats = std::cell::OnceCell::new();
+        let threat_bucket = |m: G::Move| {
+            if threat_history {
+                pos.threat_bucket(node_threats.get_or_init(|| pos.threats()), m)
+            } else {
+                0
+            }
+        };
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
             if !pv_node && e.depth >= depth && bound_allows_cutoff(e.bound, v, alpha, beta) {
                 if features.tt_cutoff_history
@@ -134,6 +145,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         tt_move,
                         (previous, structure),
                         &[],
+                        &threat_bucket,
                     );
                 }
                 return v;
@@ -211,7 +223,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 .clamp(-EVAL_DIFF_HISTORY_MAX, EVAL_DIFF_HISTORY_MAX);
             let prior = self.stack[ply - 1].played;
             self.history
-                .update_butterfly(pos.side_to_move().flip(), prior, bonus);
+                .update_butterfly(pos.side_to_move().flip(), 0, prior, bonus);
         }
         let improving = !in_check
             && ply >= 2
@@ -402,6 +414,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             counter: self.history.counter(previous[0]),
             previous,
             threat_ordering: features.threat_ordering,
+            threat_history,
             check_ordering: features.check_ordering,
             structure,
         };
@@ -518,7 +531,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
             let piece_to = self.history.piece_to(pos, m);
             let history_score = if quiet {
-                self.history.quiet_score(side, m, piece_to, previous)
+                self.history
+                    .quiet_score(side, threat_bucket(m), m, piece_to, previous)
                     + self.history.structure_score(structure, piece_to)
             } else {
                 0
@@ -614,6 +628,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         counter: self.history.counter(previous[0]),
                         previous,
                         threat_ordering: features.threat_ordering,
+                        threat_history,
                         check_ordering: features.check_ordering,
                         structure,
                     };
@@ -835,6 +850,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                                 m,
                                 (previous, structure),
                                 &quiets_tried[..quiet_count],
+                                &threat_bucket,
                             );
                         }
                         if features.capture_history {
@@ -910,8 +926,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     }
 
     /// Cutoff bookkeeping for a quiet move: killer, counter-move and history `bonus` (in the
-    /// continuation tables of `keys.0` and the structure history's bucket `keys.1`, if any);
-    /// maluses for the quiets tried before it.
+    /// continuation tables of `keys.0`, the structure history's bucket `keys.1`, if any, and
+    /// the butterfly table of each move's `threat_bucket`); maluses for the quiets tried
+    /// before it.
+    #[allow(clippy::too_many_arguments)]
     fn reward_quiet(
         &mut self,
         pos: &G,
@@ -920,17 +938,18 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         m: G::Move,
         keys: (ContinuationKeys, Option<usize>),
         tried: &[G::Move],
+        threat_bucket: &impl Fn(G::Move) -> usize,
     ) {
         let (previous, structure) = keys;
         let side = pos.side_to_move();
         let piece_to = self.history.piece_to(pos, m);
         self.history
-            .update_quiet(side, m, piece_to, previous, bonus);
+            .update_quiet(side, threat_bucket(m), m, piece_to, previous, bonus);
         self.history.update_structure(structure, piece_to, bonus);
         for &q in tried {
             let q_piece_to = self.history.piece_to(pos, q);
             self.history
-                .update_quiet(side, q, q_piece_to, previous, -bonus);
+                .update_quiet(side, threat_bucket(q), q, q_piece_to, previous, -bonus);
             self.history.update_structure(structure, q_piece_to, -bonus);
         }
         self.history.add_killer(ply, m);

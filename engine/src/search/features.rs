@@ -151,6 +151,11 @@ pub struct SearchFeatures {
     /// then only those that recapture on the square of the move before, promote or give check
     /// (Stockfish's `moveCount > 2` cut in `qsearch`).
     pub qs_late_move_pruning: bool,
+    /// The butterfly history keeps one table per threat bucket (`Game::threat_bucket`; chess:
+    /// whether the move's from and to squares are attacked by the opponent), so a quiet move
+    /// learns and is scored apart when it escapes an attack, walks into one, or neither (the
+    /// threat-indexed history of Stormphrax and Viridithas). A game with one bucket is unchanged.
+    pub threat_history: bool,
 }
 
 impl Default for SearchFeatures {
@@ -203,13 +208,14 @@ impl Default for SearchFeatures {
             history_pruning_depth: false,
             fifty_move_scaling: false,
             qs_late_move_pruning: false,
+            threat_history: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 47] = [
+    pub const NAMES: [&'static str; 48] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -257,6 +263,7 @@ impl SearchFeatures {
         "history_pruning_depth",
         "fifty_move_scaling",
         "qs_late_move_pruning",
+        "threat_history",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -308,6 +315,7 @@ impl SearchFeatures {
             "history_pruning_depth" => &mut self.history_pruning_depth,
             "fifty_move_scaling" => &mut self.fifty_move_scaling,
             "qs_late_move_pruning" => &mut self.qs_late_move_pruning,
+            "threat_history" => &mut self.threat_history,
             _ => return None,
         })
     }

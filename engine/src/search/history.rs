@@ -1,5 +1,5 @@
 //! Move-ordering statistics learned during search: killers, counter-moves, butterfly history
-//! (side × from-slot × to-square), continuation history (previous piece/square × piece/square),
+//! (side × threat bucket × from-slot × to-square), continuation history (previous piece/square × piece/square),
 //! structure history (pawn structure × piece/square) and capture history (piece/square ×
 //! captured kind).
 //! Sized from the game's constants once per thread; never allocated during search.
@@ -31,7 +31,8 @@ pub const CONTINUATION_PLIES: usize = 3;
 pub type ContinuationKeys = [Option<PieceTo>; CONTINUATION_PLIES];
 
 pub struct HistoryTables<G: Game> {
-    /// `[side][from_slot][to]`.
+    /// `[side][threat bucket][from_slot][to]` (`Game::threat_bucket`; bucket 0 only unless the
+    /// search's `threat_history` switch is on).
     butterfly: Vec<i16>,
     /// `[previous piece_to][piece_to]` (10 MB in shogi: huge pages spare its TLB misses), then
     /// one row of zeros that scores a missing key without a branch (`quiet_rows`).
@@ -58,6 +59,8 @@ impl<G: Game> HistoryTables<G> {
     /// Number of (piece slot, to square) pairs: a constant per game, so indexing multiplies by
     /// constants.
     const PIECE_TO_COUNT: usize = G::PIECE_SLOTS * G::SQUARES;
+    /// Entries of one side's butterfly tables (all threat buckets).
+    const BUTTERFLY_LEN: usize = G::THREAT_BUCKETS * G::FROM_SLOTS * G::SQUARES;
 
     pub fn new(max_ply: usize) -> Self {
         match Self::try_new(max_ply) {
@@ -69,7 +72,7 @@ impl<G: Game> HistoryTables<G> {
     /// As `new`, or `None` when the continuation history (the big table) cannot be allocated.
     pub fn try_new(max_ply: usize) -> Option<Self> {
         Some(Self {
-            butterfly: vec![0; 2 * G::FROM_SLOTS * G::SQUARES],
+            butterfly: vec![0; 2 * Self::BUTTERFLY_LEN],
             continuation: LargePageArray::try_new(
                 (Self::PIECE_TO_COUNT + 1) * Self::PIECE_TO_COUNT,
             )?,
@@ -105,12 +108,13 @@ impl<G: Game> HistoryTables<G> {
         pos.moved_piece_slot(m) * G::SQUARES + G::move_to_square(m)
     }
 
-    fn butterfly_index(&self, side: Side, m: G::Move) -> usize {
-        (side.index() * G::FROM_SLOTS + G::move_from_slot(m)) * G::SQUARES + G::move_to_square(m)
+    fn butterfly_index(&self, side: Side, bucket: usize, m: G::Move) -> usize {
+        side.index() * Self::BUTTERFLY_LEN + butterfly_offset::<G>(bucket, m)
     }
 
-    pub fn butterfly(&self, side: Side, m: G::Move) -> i32 {
-        self.butterfly[self.butterfly_index(side, m)] as i32
+    /// The butterfly history of `side`'s move `m` in threat bucket `bucket`.
+    pub fn butterfly(&self, side: Side, bucket: usize, m: G::Move) -> i32 {
+        self.butterfly[self.butterfly_index(side, bucket, m)] as i32
     }
 
     pub fn continuation(&self, previous: Option<PieceTo>, current: PieceTo) -> i32 {
@@ -129,7 +133,7 @@ impl<G: Game> HistoryTables<G> {
         structure: Option<usize>,
     ) -> QuietRows<'_, G> {
         let n = Self::PIECE_TO_COUNT;
-        let butterfly_len = G::FROM_SLOTS * G::SQUARES;
+        let butterfly_len = Self::BUTTERFLY_LEN;
         let row = |key: Option<usize>, zero_row: usize| key.unwrap_or(zero_row) * n;
         QuietRows {
             butterfly: &self.butterfly[side.index() * butterfly_len..][..butterfly_len],
@@ -139,36 +143,43 @@ impl<G: Game> HistoryTables<G> {
         }
     }
 
-    /// Combined quiet-move score: butterfly plus the continuations of the earlier moves.
+    /// Combined quiet-move score: butterfly (in threat bucket `bucket`) plus the continuations
+    /// of the earlier moves.
     pub fn quiet_score(
         &self,
         side: Side,
+        bucket: usize,
         m: G::Move,
         current: PieceTo,
         previous: ContinuationKeys,
     ) -> i32 {
-        previous.iter().fold(self.butterfly(side, m), |sum, &p| {
-            sum + self.continuation(p, current)
-        })
+        previous
+            .iter()
+            .fold(self.butterfly(side, bucket, m), |sum, &p| {
+                sum + self.continuation(p, current)
+            })
     }
 
-    /// Rewards (`bonus > 0`) or punishes a quiet move in all its tables.
+    /// Rewards (`bonus > 0`) or punishes a quiet move in all its tables (the butterfly table of
+    /// threat bucket `bucket`).
     pub fn update_quiet(
         &mut self,
         side: Side,
+        bucket: usize,
         m: G::Move,
         current: PieceTo,
         previous: ContinuationKeys,
         bonus: i32,
     ) {
-        let index = self.butterfly_index(side, m);
+        let index = self.butterfly_index(side, bucket, m);
         apply(&mut self.butterfly[index], bonus);
         self.update_continuation(current, previous, bonus);
     }
 
-    /// Rewards (`bonus > 0`) or punishes a move of `side` in the butterfly table only.
-    pub fn update_butterfly(&mut self, side: Side, m: G::Move, bonus: i32) {
-        let index = self.butterfly_index(side, m);
+    /// Rewards (`bonus > 0`) or punishes a move of `side` in the butterfly table (of threat
+    /// bucket `bucket`) only.
+    pub fn update_butterfly(&mut self, side: Side, bucket: usize, m: G::Move, bonus: i32) {
+        let index = self.butterfly_index(side, bucket, m);
         apply(&mut self.butterfly[index], bonus);
     }
 
@@ -276,10 +287,17 @@ impl WrittenRows {
     }
 }
 
+/// Index of the move `m` in threat bucket `bucket` within one side's butterfly tables.
+#[inline]
+fn butterfly_offset<G: Game>(bucket: usize, m: G::Move) -> usize {
+    debug_assert!(bucket < G::THREAT_BUCKETS);
+    (bucket * G::FROM_SLOTS + G::move_from_slot(m)) * G::SQUARES + G::move_to_square(m)
+}
+
 /// One node's rows of the quiet-move tables (`HistoryTables::quiet_rows`): a quiet move's score
 /// is a sum of five lookups, without a branch per missing key.
 pub struct QuietRows<'a, G: Game> {
-    /// `[from_slot][to]` of the side to move.
+    /// `[threat bucket][from_slot][to]` of the side to move.
     butterfly: &'a [i16],
     /// `[piece_to]` after each earlier move (zeros for a missing one).
     continuation: [&'a [i16]; CONTINUATION_PLIES],
@@ -290,10 +308,10 @@ pub struct QuietRows<'a, G: Game> {
 
 impl<G: Game> QuietRows<'_, G> {
     /// `HistoryTables::quiet_score` plus `structure_score` of the quiet move `m` (whose
-    /// (piece, to) index is `current`).
+    /// (piece, to) index is `current`, in threat bucket `bucket`).
     #[inline]
-    pub fn score(&self, m: G::Move, current: PieceTo) -> i32 {
-        let from_to = G::move_from_slot(m) * G::SQUARES + G::move_to_square(m);
+    pub fn score(&self, m: G::Move, current: PieceTo, bucket: usize) -> i32 {
+        let from_to = butterfly_offset::<G>(bucket, m);
         self.continuation
             .iter()
             .fold(self.butterfly[from_to] as i32, |sum, row| {
@@ -349,28 +367,32 @@ mod tests {
         for (i, &m) in moves.iter().enumerate() {
             let current = tables.piece_to(&pos, m);
             let bonus = 300 * (i as i32 + 1) * if i % 2 == 0 { 1 } else { -1 };
-            tables.update_quiet(side, m, current, keys, bonus);
+            let threat_bucket = i % <Position as Game>::THREAT_BUCKETS;
+            tables.update_quiet(side, threat_bucket, m, current, keys, bonus);
             tables.update_structure(bucket, current, -bonus / 2);
         }
         for previous in [keys, [None, Some(70), None], [None; CONTINUATION_PLIES]] {
             for structure in [bucket, None] {
                 let rows = tables.quiet_rows(side, previous, structure);
                 for &m in &moves {
-                    let current = tables.piece_to(&pos, m);
-                    let expected = tables.quiet_score(side, m, current, previous)
-                        + tables.structure_score(structure, current);
-                    assert_eq!(
-                        rows.score(m, current),
-                        expected,
-                        "{previous:?} {structure:?}"
-                    );
+                    for threat_bucket in 0..<Position as Game>::THREAT_BUCKETS {
+                        let current = tables.piece_to(&pos, m);
+                        let expected =
+                            tables.quiet_score(side, threat_bucket, m, current, previous)
+                                + tables.structure_score(structure, current);
+                        assert_eq!(
+                            rows.score(m, current, threat_bucket),
+                            expected,
+                            "{previous:?} {structure:?} {threat_bucket}"
+                        );
+                    }
                 }
             }
         }
         let rows = tables.quiet_rows(side, keys, bucket);
         let current = tables.piece_to(&pos, moves[0]);
         assert_ne!(
-            rows.score(moves[0], current),
+            rows.score(moves[0], current, 0),
             0,
             "the rows see the learned values"
         );
@@ -396,7 +418,7 @@ mod tests {
                 let key = |k: usize| Some((i * 977 + k * 131 + round * 17) % n);
                 let keys: ContinuationKeys = [key(0), Some(n - 1 - i % 7), key(2)];
                 let bucket = Some((i * 37 + round) % STRUCTURE_BUCKETS);
-                tables.update_quiet(side, m, current, keys, 400 + i as i32);
+                tables.update_quiet(side, 0, m, current, keys, 400 + i as i32);
                 tables.update_structure(bucket, current, -300);
                 tables.update_continuation(current, [Some(0), None, None], 200);
             }
@@ -407,6 +429,27 @@ mod tests {
             assert!(tables.structure.iter().all(|&v| v == 0), "round {round}");
             assert!(tables.butterfly.iter().all(|&v| v == 0));
         }
+    }
+
+    #[test]
+    fn each_threat_bucket_is_a_butterfly_table_of_its_own() {
+        use crate::chess::Position;
+        let pos = Position::startpos();
+        let m = pos.parse_move("g1f3").unwrap();
+        let mut tables = HistoryTables::<Position>::new(8);
+        let side = pos.side_to_move();
+        let buckets = <Position as Game>::THREAT_BUCKETS;
+        assert_eq!(buckets, 4);
+        for bucket in 0..buckets {
+            tables.update_butterfly(side, bucket, m, 100 * (bucket as i32 + 1));
+        }
+        let values: Vec<i32> = (0..buckets)
+            .map(|bucket| tables.butterfly(side, bucket, m))
+            .collect();
+        assert_eq!(values, [100, 200, 300, 400]);
+        assert_eq!(tables.butterfly(side.flip(), 3, m), 0, "the other side's");
+        tables.clear();
+        assert!((0..buckets).all(|bucket| tables.butterfly(side, bucket, m) == 0));
     }
 
     #[test]
@@ -433,19 +476,19 @@ mod tests {
         // Three earlier moves' keys, the last only when the ply-4 key is in use.
         let keys: ContinuationKeys = [Some(3), Some(70), Some(500)];
         let without_ply4: ContinuationKeys = [Some(3), Some(70), None];
-        tables.update_quiet(side, m, current, keys, 1000);
-        let per_table = tables.butterfly(side, m);
+        tables.update_quiet(side, 0, m, current, keys, 1000);
+        let per_table = tables.butterfly(side, 0, m);
         assert!(per_table > 0);
         for key in keys {
             assert_eq!(tables.continuation(key, current), per_table);
         }
-        assert_eq!(tables.quiet_score(side, m, current, keys), 4 * per_table);
+        assert_eq!(tables.quiet_score(side, 0, m, current, keys), 4 * per_table);
         assert_eq!(
-            tables.quiet_score(side, m, current, without_ply4),
+            tables.quiet_score(side, 0, m, current, without_ply4),
             3 * per_table
         );
         // A `None` key neither scores nor learns.
-        tables.update_quiet(side, m, current, without_ply4, -1000);
+        tables.update_quiet(side, 0, m, current, without_ply4, -1000);
         assert!(tables.continuation(Some(500), current) == per_table);
         assert!(tables.continuation(Some(3), current) < per_table);
     }

@@ -52,6 +52,9 @@ pub struct OrderingContext<M> {
     pub previous: ContinuationKeys,
     /// Quiets are also ordered by `Game::threat_order` (`SearchFeatures::threat_ordering`).
     pub threat_ordering: bool,
+    /// Quiets are scored by the butterfly table of their `Game::threat_bucket`
+    /// (`SearchFeatures::threat_history`); otherwise by bucket 0's.
+    pub threat_history: bool,
     /// Quiet checks gain `CHECK_ORDER_BONUS` (`SearchFeatures::check_ordering`).
     pub check_ordering: bool,
     /// The node's structure-history bucket (`SearchFeatures::pawn_history`), or `None`.
@@ -127,12 +130,16 @@ fn score_pending_quiets<G: Game>(
     history: &HistoryTables<G>,
 ) {
     let rows = history.quiet_rows(pos.side_to_move(), context.previous, context.structure);
-    let threats = context.threat_ordering.then(|| pos.threats());
+    let threats = (context.threat_ordering || context.threat_history).then(|| pos.threats());
     let check_info = context.check_ordering.then(|| pos.check_info());
     for (&m, score) in moves[from..].iter().zip(scores[from..].iter_mut()) {
         if *score == QUIET_PENDING {
-            *score = rows.score(m, history.piece_to(pos, m));
-            if let Some(threats) = &threats {
+            let bucket = match &threats {
+                Some(threats) if context.threat_history => pos.threat_bucket(threats, m),
+                _ => 0,
+            };
+            *score = rows.score(m, history.piece_to(pos, m), bucket);
+            if let (Some(threats), true) = (&threats, context.threat_ordering) {
                 *score += pos.threat_order(threats, m);
             }
             if let Some(info) = &check_info {
@@ -250,7 +257,7 @@ pub fn score_noisy_first<G: Game>(
         } else if !pos.is_quiet(m) {
             GOOD_NOISY + noisy_order(pos, m, history)
         } else {
-            history.butterfly(side, m)
+            history.butterfly(side, 0, m)
         };
     }
 }
@@ -332,6 +339,7 @@ mod tests {
                 counter: Move::NONE,
                 previous: [None; 3],
                 threat_ordering,
+                threat_history: false,
                 check_ordering,
                 structure: None,
             };
@@ -364,6 +372,58 @@ mod tests {
     }
 
     #[test]
+    fn threat_history_scores_a_quiet_by_its_own_bucket_s_table() {
+        use crate::chess::Position;
+        use crate::movelist::MoveList;
+        // The knight on e5 is attacked by the d6 pawn: Nd3 goes from an attacked square to a
+        // safe one (bucket 2); Kd1 stays between safe squares (bucket 0).
+        let pos = Position::from_text("4k3/8/3p4/4N3/8/8/8/4K2R w - - 0 1").unwrap();
+        let escape = pos.parse_uci("e5d3").unwrap();
+        let king = pos.parse_uci("e1d1").unwrap();
+        let threats = pos.threats();
+        assert_eq!(
+            [
+                pos.threat_bucket(&threats, escape),
+                pos.threat_bucket(&threats, king)
+            ],
+            [2, 0]
+        );
+        let mut history = HistoryTables::<Position>::new(8);
+        let side = pos.side_to_move();
+        history.update_butterfly(side, 2, escape, 3000);
+        history.update_butterfly(side, 0, king, 1000);
+        let mut moves = <Position as Game>::Moves::default();
+        pos.generate_legal(&mut moves);
+        let first_quiet = |threat_history: bool| {
+            let context = OrderingContext {
+                tt_move: Move::NONE,
+                killers: [Move::NONE; 2],
+                counter: Move::NONE,
+                previous: [None; 3],
+                threat_ordering: false,
+                threat_history,
+                check_ordering: false,
+                structure: None,
+            };
+            let mut list = moves.as_slice().to_vec();
+            let mut scores = vec![0; list.len()];
+            let mut keys = vec![0; list.len()];
+            score_moves(&pos, &list, &mut scores, &context, &history, true);
+            let mut state = PickerState {
+                moves: &mut list,
+                scores: &mut scores,
+                keys: &mut keys,
+                quiets_pending: true,
+                prune_quiets: false,
+                keep_checks: true,
+            };
+            next_best(&pos, &mut state, 0, &context, &history)
+        };
+        assert_eq!(first_quiet(true), (escape, 3000), "its bucket's value");
+        assert_eq!(first_quiet(false), (king, 1000), "bucket 0 only");
+    }
+
+    #[test]
     fn a_node_that_prunes_its_quiets_hands_out_only_checks_then_losing_captures() {
         use crate::chess::Position;
         use crate::movelist::MoveList;
@@ -377,6 +437,7 @@ mod tests {
             counter: Move::NONE,
             previous: [None; 3],
             threat_ordering: false,
+            threat_history: false,
             check_ordering: false,
             structure: None,
         };
