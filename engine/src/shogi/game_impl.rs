@@ -21,6 +21,7 @@ impl Game for Position {
     const SQUARES: usize = SQUARES;
     const FROM_SLOTS: usize = SQUARES + 7;
     const PIECE_SLOTS: usize = 2 * KINDS;
+    const THREAT_BUCKETS: usize = super::threats::THREAT_BUCKETS;
     const EXTEND_CHECKS: bool = false;
     /// `qs_evasion_pruning`: twentieth session, 10,000 nodes per move, gen-13 net: +18.8 ± 13.4
     /// (2,498 games, H1; the seventeenth and nineteenth sessions' unfinished runs were +8.7 and
@@ -125,6 +126,10 @@ impl Game for Position {
 
     fn threat_order(&self, threats: &super::Threats, m: Move) -> i32 {
         Position::threat_order(self, threats, m)
+    }
+
+    fn threat_bucket(&self, threats: &super::Threats, m: Move) -> usize {
+        Position::threat_bucket(self, threats, m)
     }
 
     #[inline]

@@ -3,7 +3,9 @@
 //! rook, bishop, horse or dragon out of a minor piece's attack, or a minor piece out of a pawn's,
 //! is tried earlier, and one that puts it under such an attack later
 //! (`SearchFeatures::threat_ordering`). Drops are left alone: a piece dropped into an attack is
-//! often the point of the drop.
+//! often the point of the drop. Whether a move's from and to squares are attacked by anything
+//! picks its butterfly-history table (`SearchFeatures::threat_history`; a drop's from is never
+//! attacked).
 
 use super::attacks::piece_attacks;
 use super::bitboard::Bitboard;
@@ -24,7 +26,13 @@ pub struct Threats {
     by_pawn: Bitboard,
     /// Attacked by a pawn, lance, knight, silver or gold mover.
     by_minor: Bitboard,
+    /// Attacked by any piece.
+    any: Bitboard,
 }
+
+/// Butterfly-history tables of shogi (`Game::THREAT_BUCKETS`): from square attacked or not × to
+/// square attacked or not.
+pub const THREAT_BUCKETS: usize = 4;
 
 impl Position {
     /// The opponent's threats against the side to move.
@@ -52,7 +60,27 @@ impl Position {
                 PieceKind::ProKnight,
                 PieceKind::ProSilver,
             ]);
-        Threats { by_pawn, by_minor }
+        let any = by_minor
+            | attacks_of(&[
+                PieceKind::Rook,
+                PieceKind::Bishop,
+                PieceKind::Horse,
+                PieceKind::Dragon,
+                PieceKind::King,
+            ]);
+        Threats {
+            by_pawn,
+            by_minor,
+            any,
+        }
+    }
+
+    /// The butterfly-history table of the quiet move `m` by `threats`: 2 × (its from square is
+    /// attacked; never for a drop) + (its to square is attacked).
+    pub fn threat_bucket(&self, threats: &Threats, m: Move) -> usize {
+        let attacked = |square| (threats.any & Bitboard::from_square(square)).any() as usize;
+        let from = if m.is_drop() { 0 } else { attacked(m.from()) };
+        2 * from + attacked(m.to())
     }
 
     /// The ordering adjustment of the quiet move `m` by `threats`: plus the piece's bonus when
@@ -85,6 +113,21 @@ mod tests {
         let pos = Position::from_text(sfen).unwrap();
         let m = pos.parse_usi(usi).unwrap();
         pos.threat_order(&pos.threats(), m)
+    }
+
+    #[test]
+    fn a_move_s_threat_bucket_says_whether_its_squares_are_attacked_by_anything() {
+        // Gote's rook on 1a sees the first rank and the 1-file; its king on 5a attacks 4b-6b;
+        // Sente's silver on 1e stands on the rook's file, its gold on 3i is safe.
+        let sfen = "4k3r/9/9/9/8S/9/9/9/4K1G2 b P 1";
+        let pos = Position::from_text(sfen).unwrap();
+        let threats = pos.threats();
+        let bucket = |usi: &str| pos.threat_bucket(&threats, pos.parse_usi(usi).unwrap());
+        assert_eq!(bucket("1e2d"), 2, "off the rook's file to a safe square");
+        assert_eq!(bucket("1e1d"), 3, "along the rook's file");
+        assert_eq!(bucket("3i3h"), 0, "between safe squares");
+        assert_eq!(bucket("P*4b"), 1, "a drop into the king's attack");
+        assert_eq!(bucket("P*3e"), 0, "a drop on a safe square");
     }
 
     #[test]
