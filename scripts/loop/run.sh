@@ -19,7 +19,9 @@
 # MATCH_PAIRS (1500: 400 left a +26.1 ± 20.0 chess net undecided at LLR 2.06) / MATCH_NODES / SPRT
 # for the promotion match, MATCH_EXTRA_ROUNDS (4) rounds of MATCH_EXTRA_PAIRS (250) more pairs
 # that an SPRT still undecided after MATCH_PAIRS goes on with (chess gen 14 stood at +10.8 ± 10.3,
-# LLR 2.09, after 1,500 pairs; a second SPRT passed it in 867 more) (MATCH_A_NODES: the new net's own node limit, default MATCH_NODES, for a
+# LLR 2.09, after 1,500 pairs; a second SPRT passed it in 867 more) while its merged LLR is at
+# least MATCH_EXTRA_MIN_LLR (0: leaning toward H1; chess gen 15 attempt 3 stood at +1.6 ± 10.5,
+# LLR −1.18, after 1,500 pairs) (MATCH_A_NODES: the new net's own node limit, default MATCH_NODES, for a
 # new net slower than the best, e.g. a wider one: give it the nodes it searches in the same time;
 # `auto` measures that with `sente bench`, see node_odds.sh, and keeps it in the attempt's
 # node-odds.txt),
@@ -81,6 +83,7 @@ MATCH_NODES="${MATCH_NODES:-5000}"
 MATCH_A_NODES="${MATCH_A_NODES:-$MATCH_NODES}"
 MATCH_EXTRA_ROUNDS="${MATCH_EXTRA_ROUNDS:-4}"
 MATCH_EXTRA_PAIRS="${MATCH_EXTRA_PAIRS:-250}"
+MATCH_EXTRA_MIN_LLR="${MATCH_EXTRA_MIN_LLR:-0}"
 SPRT="${SPRT:-0,10}"
 MAX_GEN="${MAX_GEN:-1000}"
 MAX_ATTEMPTS="${MAX_ATTEMPTS:-1000000}"
@@ -98,6 +101,14 @@ mkdir -p "$GAME/runs" "$GAME/nets"
 log() { echo "$(date -u '+%F %T') $GAME: $*"; }
 # shellcheck source=match_summary.sh
 source "$SENTE_LOOP_COPY/match_summary.sh"
+
+# Whether the last LLR of a match output is at least $2 (an undecided SPRT leaning toward H0 is
+# not worth more rounds: a net at +2 stays undecided for thousands of games).
+llr_at_least() {
+    local llr
+    llr="$(grep -oE "LLR [-0-9.]+" "$1" | tail -1 | cut -d' ' -f2)"
+    awk -v llr="${llr:-0}" -v min="$2" 'BEGIN { exit !(llr >= min) }'
+}
 
 # Pairs a match result file holds.
 result_pairs() { awk -F'[= ]' '/^pentanomial=/ { print $2 + $3 + $4 + $5 + $6 }' "$1"; }
@@ -313,7 +324,9 @@ while true; do
         fi
         cp "$W/match-r1.txt" "$W/match-merged.txt"
         ROUND=1
-        while ! grep -qE "AcceptH[01]" "$W/match-merged.txt" && [ "$ROUND" -le "$MATCH_EXTRA_ROUNDS" ]; do
+        while ! grep -qE "AcceptH[01]" "$W/match-merged.txt" && [ "$ROUND" -le "$MATCH_EXTRA_ROUNDS" ] \
+            && { [ -f "$W/match-r$((ROUND + 1)).txt" ] || [ -f "$W/match-r$((ROUND + 1)).result" ] \
+                || llr_at_least "$W/match-merged.txt" "$MATCH_EXTRA_MIN_LLR"; }; do
             ROUND=$((ROUND + 1))
             if [ ! -f "$W/match-r$ROUND.txt" ]; then
                 log "gen $GEN attempt $A: SPRT undecided ($(match_summary "$W/match-merged.txt" "$SPRT")); round $ROUND: $MATCH_EXTRA_PAIRS more pairs"
@@ -328,6 +341,9 @@ while true; do
             done
             "$BIN/datagen" match-merge --sprt="$SPRT" "${RESULTS[@]}" > "$W/match-merged.txt" 2>&1
         done
+        if ! grep -qE "AcceptH[01]" "$W/match-merged.txt" && [ "$ROUND" -le "$MATCH_EXTRA_ROUNDS" ]; then
+            log "gen $GEN attempt $A: SPRT undecided and leaning toward H0 ($(match_summary "$W/match-merged.txt" "$SPRT") below MATCH_EXTRA_MIN_LLR $MATCH_EXTRA_MIN_LLR): no more rounds"
+        fi
         mv "$W/match-merged.txt" "$W/match.txt"
     fi
     ODDS=""

@@ -88,7 +88,8 @@ def test_an_undecided_sprt_goes_on_in_merged_rounds_and_resumes_a_round(tmp_path
     assert install.returncode == 0, install.stdout + install.stderr
     gen = sum(1 for line in (ROOT / "nets" / "history.tsv").read_text().splitlines()
               if line.startswith("chess\t")) + 1
-    rounds = {"GAME": "chess", "MATCH_PAIRS": "1", "MATCH_EXTRA_ROUNDS": "2", "MATCH_EXTRA_PAIRS": "1"}
+    rounds = {"GAME": "chess", "MATCH_PAIRS": "1", "MATCH_EXTRA_ROUNDS": "2", "MATCH_EXTRA_PAIRS": "1",
+              "MATCH_EXTRA_MIN_LLR": "-3"}
 
     # Six games cannot decide [0, 10]: both extra rounds are played and the attempt is rejected.
     log = loop(tmp_path, MAX_ATTEMPTS="1", **rounds)
@@ -136,6 +137,23 @@ def test_an_undecided_sprt_goes_on_in_merged_rounds_and_resumes_a_round(tmp_path
     assert "round 2: 16 more pairs" in log and "round 3" not in log, log
     assert re.search(rf"gen {gen} attempt 2: Elo \S+ ± \S+ \(95%\), 34 games, SPRT \[-1500,-500\] LLR [0-9.]+ H1, 1000 against 1 nodes\n", log), log
     assert f"gen {gen} promoted" in log, log
+
+
+def test_an_sprt_leaning_toward_h0_gets_no_extra_rounds(tmp_path):
+    """Extra rounds are only for an undecided SPRT whose LLR is at least MATCH_EXTRA_MIN_LLR: a
+    net near equal strength would stay undecided for thousands of games."""
+    install = subprocess.run(["bash", str(RUN), "install"], env={**os.environ, "SENTE_DATA": str(tmp_path)},
+                             capture_output=True, text=True, timeout=170)
+    assert install.returncode == 0, install.stdout + install.stderr
+    gen = sum(1 for line in (ROOT / "nets" / "history.tsv").read_text().splitlines()
+              if line.startswith("chess\t")) + 1
+    # Two games never reach an LLR of 3 (the SPRT would have decided at 2.94).
+    log = loop(tmp_path, MAX_ATTEMPTS="1", GAME="chess", MATCH_PAIRS="1", MATCH_EXTRA_ROUNDS="2",
+               MATCH_EXTRA_PAIRS="1", MATCH_EXTRA_MIN_LLR="3")
+    assert "round 2" not in log, log
+    assert re.search(rf"gen {gen} attempt 1: SPRT undecided and leaning toward H0 \(.*2 games.*\): no more rounds\n", log), log
+    assert re.search(rf"gen {gen} attempt 1: Elo \S+ ± \S+ \(95%\), 2 games, SPRT \[0,10\] LLR -?[0-9.]+\n", log), log
+    assert f"gen {gen} attempt 1 rejected" in log, log
 
 
 def test_loop_rescores_stale_pool_files_after_a_promotion_and_resumes(tmp_path):
