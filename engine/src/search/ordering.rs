@@ -322,40 +322,50 @@ mod tests {
         assert_eq!(scores, [100, 1 << 30, -5, -5, i32::MIN + 1]);
     }
 
+    /// The first move the picker hands out in `pos` (no table move, killers or counter-move) with
+    /// its score, under the switches `[threat_ordering, threat_history, check_ordering]`.
+    fn first_pick(
+        pos: &crate::chess::Position,
+        history: &HistoryTables<crate::chess::Position>,
+        [threat_ordering, threat_history, check_ordering]: [bool; 3],
+    ) -> (Move, i32) {
+        use crate::movelist::MoveList;
+        let mut generated = <crate::chess::Position as Game>::Moves::default();
+        pos.generate_legal(&mut generated);
+        let context = OrderingContext {
+            tt_move: Move::NONE,
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+            previous: [None; 3],
+            threat_ordering,
+            threat_history,
+            check_ordering,
+            structure: None,
+        };
+        let mut list = generated.as_slice().to_vec();
+        let mut scores = vec![0; list.len()];
+        let mut keys = vec![0; list.len()];
+        score_moves(pos, &list, &mut scores, &context, history, true);
+        let mut state = PickerState {
+            moves: &mut list,
+            scores: &mut scores,
+            keys: &mut keys,
+            quiets_pending: true,
+            prune_quiets: false,
+            keep_checks: true,
+        };
+        next_best(pos, &mut state, 0, &context, history)
+    }
+
     #[test]
     fn threats_and_checks_order_fresh_quiets() {
         use crate::chess::Position;
-        use crate::movelist::MoveList;
         // The white knight on e5 is attacked by the d6 pawn; Rh8 is the one quiet check.
         // Empty histories: every fresh quiet scores 0 on its own.
         let pos = Position::from_text("4k3/8/3p4/4N3/8/8/8/4K2R w - - 0 1").unwrap();
         let history = HistoryTables::<Position>::new(8);
-        let mut moves = <Position as Game>::Moves::default();
-        pos.generate_legal(&mut moves);
         let first_quiet = |threat_ordering: bool, check_ordering: bool| {
-            let context = OrderingContext {
-                tt_move: Move::NONE,
-                killers: [Move::NONE; 2],
-                counter: Move::NONE,
-                previous: [None; 3],
-                threat_ordering,
-                threat_history: false,
-                check_ordering,
-                structure: None,
-            };
-            let mut list = moves.as_slice().to_vec();
-            let mut scores = vec![0; list.len()];
-            let mut keys = vec![0; list.len()];
-            score_moves(&pos, &list, &mut scores, &context, &history, true);
-            let mut state = PickerState {
-                moves: &mut list,
-                scores: &mut scores,
-                keys: &mut keys,
-                quiets_pending: true,
-                prune_quiets: false,
-                keep_checks: true,
-            };
-            next_best(&pos, &mut state, 0, &context, &history).0
+            first_pick(&pos, &history, [threat_ordering, false, check_ordering]).0
         };
         let knight = pos.parse_uci("e5d3").unwrap().from();
         let check = pos.parse_uci("h1h8").unwrap();
@@ -374,7 +384,6 @@ mod tests {
     #[test]
     fn threat_history_scores_a_quiet_by_its_own_bucket_s_table() {
         use crate::chess::Position;
-        use crate::movelist::MoveList;
         // The knight on e5 is attacked by the d6 pawn: Nd3 goes from an attacked square to a
         // safe one (bucket 2); Kd1 stays between safe squares (bucket 0).
         let pos = Position::from_text("4k3/8/3p4/4N3/8/8/8/4K2R w - - 0 1").unwrap();
@@ -392,33 +401,8 @@ mod tests {
         let side = pos.side_to_move();
         history.update_butterfly(side, 2, escape, 3000);
         history.update_butterfly(side, 0, king, 1000);
-        let mut moves = <Position as Game>::Moves::default();
-        pos.generate_legal(&mut moves);
-        let first_quiet = |threat_history: bool| {
-            let context = OrderingContext {
-                tt_move: Move::NONE,
-                killers: [Move::NONE; 2],
-                counter: Move::NONE,
-                previous: [None; 3],
-                threat_ordering: false,
-                threat_history,
-                check_ordering: false,
-                structure: None,
-            };
-            let mut list = moves.as_slice().to_vec();
-            let mut scores = vec![0; list.len()];
-            let mut keys = vec![0; list.len()];
-            score_moves(&pos, &list, &mut scores, &context, &history, true);
-            let mut state = PickerState {
-                moves: &mut list,
-                scores: &mut scores,
-                keys: &mut keys,
-                quiets_pending: true,
-                prune_quiets: false,
-                keep_checks: true,
-            };
-            next_best(&pos, &mut state, 0, &context, &history)
-        };
+        let first_quiet =
+            |threat_history: bool| first_pick(&pos, &history, [false, threat_history, false]);
         assert_eq!(first_quiet(true), (escape, 3000), "its bucket's value");
         assert_eq!(first_quiet(false), (king, 1000), "bucket 0 only");
     }
