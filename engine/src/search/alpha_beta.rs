@@ -117,7 +117,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
         }
         // The butterfly-history table of each quiet move (`threat_history`): its threat bucket
-        // by the opponent's threats, computed once, when first needed.
+        // by the opponent's threats, computed once, when first needed (here or by the ordering).
         let threat_history = features.threat_history && G::THREAT_BUCKETS > 1;
         let node_threats = std::cell::OnceCell::new();
         let threat_bucket = |m: G::Move| {
@@ -415,6 +415,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             previous,
             threat_ordering: features.threat_ordering,
             threat_history,
+            threats: &node_threats,
             check_ordering: features.check_ordering,
             structure,
         };
@@ -629,6 +630,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         previous,
                         threat_ordering: features.threat_ordering,
                         threat_history,
+                        threats: &node_threats,
                         check_ordering: features.check_ordering,
                         structure,
                     };

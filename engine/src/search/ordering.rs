@@ -6,6 +6,7 @@
 
 use super::history::{ContinuationKeys, HistoryTables};
 use crate::game::{Game, GameMove};
+use std::cell::OnceCell;
 
 /// Moves handed out by selection before the rest of the list is sorted at once (most cutoffs
 /// come from the first few moves; a node that goes on usually looks at most of them).
@@ -43,10 +44,10 @@ pub fn is_losing_noisy(score: i32) -> bool {
 }
 
 /// Everything the scorer needs about the node besides the position.
-pub struct OrderingContext<M> {
-    pub tt_move: M,
-    pub killers: [M; 2],
-    pub counter: M,
+pub struct OrderingContext<'a, G: Game> {
+    pub tt_move: G::Move,
+    pub killers: [G::Move; 2],
+    pub counter: G::Move,
     /// (piece, to) of the earlier moves whose continuation histories score quiets (see
     /// `ContinuationKeys`).
     pub previous: ContinuationKeys,
@@ -55,6 +56,9 @@ pub struct OrderingContext<M> {
     /// Quiets are scored by the butterfly table of their `Game::threat_bucket`
     /// (`SearchFeatures::threat_history`); otherwise by bucket 0's.
     pub threat_history: bool,
+    /// The node's `Game::threats`, computed by whoever needs them first (the scorer or the
+    /// search's history lookups) and shared.
+    pub threats: &'a OnceCell<G::Threats>,
     /// Quiet checks gain `CHECK_ORDER_BONUS` (`SearchFeatures::check_ordering`).
     pub check_ordering: bool,
     /// The node's structure-history bucket (`SearchFeatures::pawn_history`), or `None`.
@@ -68,7 +72,7 @@ pub fn score_moves<G: Game>(
     pos: &G,
     moves: &[G::Move],
     scores: &mut [i32],
-    context: &OrderingContext<G::Move>,
+    context: &OrderingContext<'_, G>,
     history: &HistoryTables<G>,
     lazy_quiets: bool,
 ) -> bool {
@@ -85,7 +89,7 @@ fn mark_moves<G: Game>(
     pos: &G,
     moves: &[G::Move],
     scores: &mut [i32],
-    context: &OrderingContext<G::Move>,
+    context: &OrderingContext<'_, G>,
     history: &HistoryTables<G>,
 ) -> bool {
     let mut pending = false;
@@ -126,11 +130,12 @@ fn score_pending_quiets<G: Game>(
     moves: &[G::Move],
     scores: &mut [i32],
     from: usize,
-    context: &OrderingContext<G::Move>,
+    context: &OrderingContext<'_, G>,
     history: &HistoryTables<G>,
 ) {
     let rows = history.quiet_rows(pos.side_to_move(), context.previous, context.structure);
-    let threats = (context.threat_ordering || context.threat_history).then(|| pos.threats());
+    let threats = (context.threat_ordering || context.threat_history)
+        .then(|| *context.threats.get_or_init(|| pos.threats()));
     let check_info = context.check_ordering.then(|| pos.check_info());
     for (&m, score) in moves[from..].iter().zip(scores[from..].iter_mut()) {
         if *score == QUIET_PENDING {
@@ -171,7 +176,7 @@ pub fn next_best<G: Game>(
     pos: &G,
     state: &mut PickerState<'_, G::Move>,
     i: usize,
-    context: &OrderingContext<G::Move>,
+    context: &OrderingContext<'_, G>,
     history: &HistoryTables<G>,
 ) -> (G::Move, i32) {
     let PickerState {
@@ -220,7 +225,7 @@ fn score_pending_checks<G: Game>(
     scores: &mut [i32],
     from: usize,
     keep_checks: bool,
-    context: &OrderingContext<G::Move>,
+    context: &OrderingContext<'_, G>,
     history: &HistoryTables<G>,
 ) {
     let check_info = keep_checks.then(|| pos.check_info());
@@ -339,6 +344,7 @@ mod tests {
             previous: [None; 3],
             threat_ordering,
             threat_history,
+            threats: &OnceCell::new(),
             check_ordering,
             structure: None,
         };
@@ -422,6 +428,7 @@ mod tests {
             previous: [None; 3],
             threat_ordering: false,
             threat_history: false,
+            threats: &OnceCell::new(),
             check_ordering: false,
             structure: None,
         };
