@@ -380,7 +380,7 @@ mod tests {
         assert_eq!(
             chess.changes(),
             "correction_history=on,correction_tables=on,threat_ordering=on,\
-             partial_iteration_best=on,hindsight_depth=on,fractional_lmr=on"
+             partial_iteration_best=on,hindsight_depth=on,fractional_lmr=on,threat_history=on"
         );
         assert_eq!(chess.changes_from(chess), "");
         let shogi = SearchFeatures::for_game::<crate::shogi::Position>();
