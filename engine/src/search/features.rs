@@ -392,7 +392,7 @@ mod tests {
         assert_eq!(
             shogi.changes_from(chess),
             "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off,\
-             hindsight_depth=off,fractional_lmr=off"
+             hindsight_depth=off,fractional_lmr=off,threat_history=off"
         );
     }
 
