@@ -519,9 +519,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             if m == excluded {
                 continue;
             }
-            // Early, so the child's table entry is on its way while the move is checked for
-            // pruning and made (a pruned move's prefetch is only a wasted hint).
-            shared.tt.prefetch(pos.hash_after(m));
             let quiet = pos.is_quiet(m);
             let gives_check =
                 pos.gives_check_with(check_info.get_or_insert_with(|| pos.check_info()), m);
@@ -595,6 +592,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 }
             }
 
+            // The move is searched: its child's table entry starts loading while the move is
+            // extended and made (not earlier, so pruned moves never pay for the hash).
+            shared.tt.prefetch(pos.hash_after(m));
             let mut extension = 0;
             if !root && ply < 2 * self.root_depth as usize {
                 let singular_candidate = features.singular_extensions

@@ -180,7 +180,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     continue;
                 }
             }
-            shared.tt.prefetch(pos.hash_after(m));
+            if in_check {
+                // (Outside check every child's entry was prefetched before the loop.)
+                shared.tt.prefetch(pos.hash_after(m));
+            }
             let mut child = pos.clone();
             child.make_move(m);
             self.stack[ply].piece_to = Some(self.history.piece_to(pos, m));
