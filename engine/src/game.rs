@@ -180,6 +180,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn fifty_move_clock(&self) -> u32 {
         0
     }
+    /// The material on the board, both sides together, in pawns of 100 (chess: knight and
+    /// bishop 300, rook 500, queen 900; kings and the pawns' promotions as they stand), which the
+    /// search may scale its evaluation by (`SearchFeatures::material_scaling`); `None` for a game
+    /// whose evaluation it does not scale (shogi: material never leaves the game).
+    fn board_material(&self) -> Option<i32> {
+        None
+    }
 
     /// All legal moves, appended to `moves` (which is cleared first).
     fn generate_legal(&self, moves: &mut Self::Moves);

@@ -524,7 +524,7 @@ fn best_moves_changing_inside_iterations_stretch_the_think() {
 
 /// The twenty-fifth and later sessions' switches (quiescence's fail-firm cutoffs,
 /// capture futility, hindsight depth, fractional reductions, history from re-searches,
-/// history-adjusted pruning depth, the fifty-move scaling), each turned from chess's default, change the
+/// history-adjusted pruning depth, the fifty-move and material scalings), each turned from chess's default, change the
 /// tree (the bench positions at a fixed depth search another node count) yet keep every forced
 /// mate exact: the mates in two and the mate in three behind an aspiration fail-high, with
 /// their distances and mating PVs.
@@ -551,6 +551,7 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
         "fifty_move_scaling",
         "qs_late_move_pruning",
         "threat_history",
+        "material_scaling",
     ] {
         let on = base.with_changes(&format!("{name}=on")).unwrap();
         let change = format!("{name}={}", if on == base { "off" } else { "on" });
@@ -611,4 +612,38 @@ fn fifty_move_scaling_shrinks_the_score_as_the_clock_runs() {
     let late = score(80, true);
     let ratio = f64::from(late) / f64::from(fresh);
     assert!((0.5..0.7).contains(&ratio), "{late} / {fresh} = {ratio}");
+}
+
+/// With `material_scaling` the evaluation is scaled by the material on the board: a lone queen
+/// (900 of material: (768 + 28) / 1024, about 0.78) keeps about three quarters of its score,
+/// while nearly full material (7,500: about 0.98) keeps nearly all of it. `Game::board_material`
+/// counts both sides.
+#[test]
+fn material_scaling_shrinks_the_score_as_material_leaves() {
+    let score = |fen: &str, scaling: bool| {
+        let root = pos(fen);
+        let mut s = searcher();
+        let features = SearchFeatures::for_game::<Position>();
+        s.set_features(if scaling {
+            features.with_changes("material_scaling=on").unwrap()
+        } else {
+            features
+        });
+        match search_root(&mut s, &root, &depth(1)).0.score {
+            Score::Cp(cp) => cp,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(Position::startpos().board_material(), Some(7_800));
+    let queen = "4k3/8/8/8/8/8/8/3QK3 w - - 0 60";
+    assert_eq!(pos(queen).board_material(), Some(900));
+    let plain = score(queen, false);
+    assert!(plain > 500, "a queen up: {plain}");
+    let ratio = f64::from(score(queen, true)) / f64::from(plain);
+    assert!((0.72..0.83).contains(&ratio), "lone queen: {ratio}");
+    let knight_up = "rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let plain = score(knight_up, false);
+    assert!(plain > 150, "a knight up: {plain}");
+    let ratio = f64::from(score(knight_up, true)) / f64::from(plain);
+    assert!((0.93..1.0).contains(&ratio), "full board: {ratio}");
 }

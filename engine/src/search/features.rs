@@ -156,6 +156,12 @@ pub struct SearchFeatures {
     /// learns and is scored apart when it escapes an attack, walks into one, or neither (the
     /// threat-indexed history of Stormphrax and Viridithas). A game with one bucket is unchanged.
     pub threat_history: bool,
+    /// The static evaluation is scaled by the material left on the board
+    /// (`Game::board_material`): by (`MATERIAL_SCALE_BASE` + material / 32) / 1024, about 1 with
+    /// every piece on the board and 3/4 with kings alone, as Viridithas' and Alexandria's, so a
+    /// search ahead keeps material and one behind trades it. Games without a board material
+    /// (shogi) are unchanged.
+    pub material_scaling: bool,
 }
 
 impl Default for SearchFeatures {
@@ -209,13 +215,14 @@ impl Default for SearchFeatures {
             fifty_move_scaling: false,
             qs_late_move_pruning: false,
             threat_history: false,
+            material_scaling: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 48] = [
+    pub const NAMES: [&'static str; 49] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -264,6 +271,7 @@ impl SearchFeatures {
         "fifty_move_scaling",
         "qs_late_move_pruning",
         "threat_history",
+        "material_scaling",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -316,6 +324,7 @@ impl SearchFeatures {
             "fifty_move_scaling" => &mut self.fifty_move_scaling,
             "qs_late_move_pruning" => &mut self.qs_late_move_pruning,
             "threat_history" => &mut self.threat_history,
+            "material_scaling" => &mut self.material_scaling,
             _ => return None,
         })
     }
