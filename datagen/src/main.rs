@@ -152,6 +152,16 @@ enum Command {
         /// management change is measured free of machine load and the match is reproducible.
         #[arg(long, value_name = "N", requires = "tc", value_parser = clap::value_parser!(u64).range(1..))]
         nodes_time: Option<u64>,
+        /// With --nodes-time: the first player's own nodes to the millisecond (speed odds on the
+        /// node clock: a build or switch that searches faster by some share gets that share more
+        /// nodes for each millisecond, so the load-free node clock charges its speed as a real
+        /// clock would); default: --nodes-time.
+        #[arg(long, value_name = "N", requires = "nodes_time", value_parser = clap::value_parser!(u64).range(1..))]
+        a_nodes_time: Option<u64>,
+        /// With --nodes-time: the second player's own nodes to the millisecond; default:
+        /// --nodes-time.
+        #[arg(long, value_name = "N", requires = "nodes_time", value_parser = clap::value_parser!(u64).range(1..))]
+        b_nodes_time: Option<u64>,
         /// With --tc: the `+INC` of the time control is a byoyomi period (shogi: once main time
         /// is spent, each move may take that long; unused byoyomi is lost), as `scripts/match.py
         /// --byoyomi` reads it.
@@ -405,6 +415,8 @@ fn main() -> Result<()> {
             b_nodes,
             move_overhead,
             nodes_time,
+            a_nodes_time,
+            b_nodes_time,
             byoyomi,
             threads,
             seed,
@@ -460,7 +472,8 @@ fn main() -> Result<()> {
                 nodes: [a_nodes.unwrap_or(nodes), b_nodes.unwrap_or(nodes)],
                 tc: tc.map(|tc| tc.with_byoyomi(byoyomi)),
                 move_overhead_ms: move_overhead,
-                nodes_per_ms: nodes_time.unwrap_or(0),
+                nodes_per_ms: [a_nodes_time, b_nodes_time]
+                    .map(|own| own.or(nodes_time).unwrap_or(0)),
             };
             let split = MatchSplit {
                 pairs: pairs as u64,
@@ -549,8 +562,8 @@ struct MoveLimits {
     nodes: [u64; 2],
     tc: Option<TimeControl>,
     move_overhead_ms: u64,
-    /// A node clock's nodes per millisecond (0: wall time).
-    nodes_per_ms: u64,
+    /// Each player's node clock, nodes per millisecond (0: wall time).
+    nodes_per_ms: [u64; 2],
 }
 
 /// Which pairs of the whole match this invocation plays, and where its result goes.
@@ -584,7 +597,11 @@ fn match_for<G: DatagenGame>(
         bail!("--threads must be at least 1");
     }
     let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
-    let player = |name: &str, nodes: u64, [features, params]: &[String; 2]| -> Result<_> {
+    let player = |name: &str,
+                  nodes: u64,
+                  nodes_per_ms: u64,
+                  [features, params]: &[String; 2]|
+     -> Result<_> {
         let (base_features, base_params) = (
             SearchFeatures::for_game::<G>(),
             SearchParams::for_game::<G>(),
@@ -600,7 +617,7 @@ fn match_for<G: DatagenGame>(
             Some(tc) => {
                 let mut player = PlayerConfig::with_time_control(name, eval, tc);
                 player.options.move_overhead_ms = limits.move_overhead_ms;
-                player.options.nodes_per_ms = limits.nodes_per_ms;
+                player.options.nodes_per_ms = nodes_per_ms;
                 player
             }
             None => PlayerConfig::with_nodes(name, eval, nodes),
@@ -621,10 +638,13 @@ fn match_for<G: DatagenGame>(
         if limits.tc.is_none() && limits.nodes[0] != limits.nodes[1] {
             player.name = format!("{} ({nodes} nodes)", player.name);
         }
+        if limits.tc.is_some() && limits.nodes_per_ms[0] != limits.nodes_per_ms[1] {
+            player.name = format!("{} ({nodes_per_ms} nodes/ms)", player.name);
+        }
         Ok(player)
     };
-    let first = player(a, limits.nodes[0], &search[0])?;
-    let second = player(b, limits.nodes[1], &search[1])?;
+    let first = player(a, limits.nodes[0], limits.nodes_per_ms[0], &search[0])?;
+    let second = player(b, limits.nodes[1], limits.nodes_per_ms[1], &search[1])?;
     // What merged results must share: players by content (names carry search switches),
     // limits and openings.
     let setup = MatchSetup {
@@ -640,10 +660,10 @@ fn match_for<G: DatagenGame>(
                 } else {
                     format!("tc={}ms+{}ms", tc.base_ms, tc.increment_ms)
                 };
-                let clock = if limits.nodes_per_ms > 0 {
-                    format!(" nodestime={}", limits.nodes_per_ms)
-                } else {
-                    String::new()
+                let clock = match limits.nodes_per_ms {
+                    [0, 0] => String::new(),
+                    [a, b] if a == b => format!(" nodestime={a}"),
+                    [a, b] => format!(" nodestime={a}/{b}"),
                 };
                 format!("{control} overhead={}ms{clock}", limits.move_overhead_ms)
             }
