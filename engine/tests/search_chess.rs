@@ -576,6 +576,20 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
     }
 }
 
+/// The centipawn score of a depth-1 search of `fen` with chess's switches changed by `changes`.
+fn depth_one_score(fen: &str, changes: &str) -> i32 {
+    let mut s = searcher();
+    s.set_features(
+        SearchFeatures::for_game::<Position>()
+            .with_changes(changes)
+            .unwrap(),
+    );
+    match search_root(&mut s, &pos(fen), &depth(1)).0.score {
+        Score::Cp(cp) => cp,
+        other => panic!("{other:?}"),
+    }
+}
+
 /// With `fifty_move_scaling` the evaluation shrinks as the fifty-move clock runs: a queen up
 /// with 80 plies on the clock (the root's children stand at 81: (200 − 81) / 200 of the value)
 /// scores about 0.6 of the same position without the switch, whose score the clock does not
@@ -583,18 +597,8 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
 #[test]
 fn fifty_move_scaling_shrinks_the_score_as_the_clock_runs() {
     let score = |clock: u32, scaling: bool| {
-        let root = pos(&format!("4k3/8/8/8/8/8/8/3QK3 w - - {clock} 60"));
-        let mut s = searcher();
-        let features = SearchFeatures::for_game::<Position>();
-        s.set_features(if scaling {
-            features.with_changes("fifty_move_scaling=on").unwrap()
-        } else {
-            features
-        });
-        match search_root(&mut s, &root, &depth(1)).0.score {
-            Score::Cp(cp) => cp,
-            other => panic!("{other:?}"),
-        }
+        let fen = format!("4k3/8/8/8/8/8/8/3QK3 w - - {clock} 60");
+        depth_one_score(&fen, if scaling { "fifty_move_scaling=on" } else { "" })
     };
     let fresh = score(0, false);
     assert!(fresh > 500, "a queen up: {fresh}");
@@ -621,18 +625,7 @@ fn fifty_move_scaling_shrinks_the_score_as_the_clock_runs() {
 #[test]
 fn material_scaling_shrinks_the_score_as_material_leaves() {
     let score = |fen: &str, scaling: bool| {
-        let root = pos(fen);
-        let mut s = searcher();
-        let features = SearchFeatures::for_game::<Position>();
-        s.set_features(if scaling {
-            features.with_changes("material_scaling=on").unwrap()
-        } else {
-            features
-        });
-        match search_root(&mut s, &root, &depth(1)).0.score {
-            Score::Cp(cp) => cp,
-            other => panic!("{other:?}"),
-        }
+        depth_one_score(fen, if scaling { "material_scaling=on" } else { "" })
     };
     assert_eq!(Position::startpos().board_material(), Some(7_800));
     let queen = "4k3/8/8/8/8/8/8/3QK3 w - - 0 60";
