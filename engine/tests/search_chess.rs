@@ -524,7 +524,7 @@ fn best_moves_changing_inside_iterations_stretch_the_think() {
 
 /// The twenty-fifth and later sessions' switches (quiescence's fail-firm cutoffs,
 /// capture futility, hindsight depth, fractional reductions, history from re-searches,
-/// history-adjusted pruning depth, the fifty-move and material scalings), each turned from chess's default, change the
+/// history-adjusted pruning depth, the fifty-move and material scalings, the low-ply history), each turned from chess's default, change the
 /// tree (the bench positions at a fixed depth search another node count) yet keep every forced
 /// mate exact: the mates in two and the mate in three behind an aspiration fail-high, with
 /// their distances and mating PVs.
@@ -552,6 +552,7 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
         "qs_late_move_pruning",
         "threat_history",
         "material_scaling",
+        "low_ply_history",
     ] {
         let on = base.with_changes(&format!("{name}=on")).unwrap();
         let change = format!("{name}={}", if on == base { "off" } else { "on" });

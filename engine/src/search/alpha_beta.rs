@@ -3,7 +3,7 @@
 //! iterative reduction, futility / late-move / SEE pruning, singular and check extensions, and
 //! late-move reductions driven by history. Game rules are asked at every node.
 
-use super::history::{ContinuationKeys, HistoryTables};
+use super::history::{ContinuationKeys, HistoryTables, LOW_PLIES};
 use super::ordering::{
     is_losing_noisy, is_winning_noisy, next_best, score_moves, OrderingContext, PickerState,
     PRUNED_QUIET, TT_MOVE,
@@ -147,6 +147,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         &[],
                         &threat_bucket,
                     );
+                    if features.low_ply_history {
+                        self.history
+                            .update_low_ply(ply, tt_move, params.history_bonus(depth));
+                    }
                 }
                 return v;
             }
@@ -408,6 +412,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let structure = features
             .pawn_history
             .then(|| HistoryTables::<G>::structure_bucket(pos.correction_key()));
+        let low_ply = (features.low_ply_history && ply < LOW_PLIES).then_some(ply);
         let mut context = OrderingContext {
             tt_move,
             killers: self.history.killers(ply),
@@ -418,6 +423,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             threats: &node_threats,
             check_ordering: features.check_ordering,
             structure,
+            low_ply,
         };
         let mut quiets_pending = false;
         if !root && !tt_move_first {
@@ -633,6 +639,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         threats: &node_threats,
                         check_ordering: features.check_ordering,
                         structure,
+                        low_ply,
                     };
                     quiets_pending = score_moves(
                         pos,
@@ -854,6 +861,13 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                                 &quiets_tried[..quiet_count],
                                 &threat_bucket,
                             );
+                            if low_ply.is_some() {
+                                let bonus = params.history_bonus(depth);
+                                self.history.update_low_ply(ply, m, bonus);
+                                for &q in &quiets_tried[..quiet_count] {
+                                    self.history.update_low_ply(ply, q, -bonus);
+                                }
+                            }
                         }
                         if features.capture_history {
                             let bonus = params.history_bonus(depth);

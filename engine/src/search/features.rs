@@ -162,6 +162,11 @@ pub struct SearchFeatures {
     /// search ahead keeps material and one behind trades it. Games without a board material
     /// (shogi) are unchanged.
     pub material_scaling: bool,
+    /// Quiet moves in the first `history::LOW_PLIES` plies from the root also learn in a
+    /// low-ply history (ply × from × to, cleared for each search) that orders them, weighted
+    /// most at the root, as Stockfish's `lowPlyHistory`: the root's lines are searched again
+    /// and again by every iteration, and what refuted them there matters most.
+    pub low_ply_history: bool,
 }
 
 impl Default for SearchFeatures {
@@ -216,13 +221,14 @@ impl Default for SearchFeatures {
             qs_late_move_pruning: false,
             threat_history: false,
             material_scaling: false,
+            low_ply_history: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 49] = [
+    pub const NAMES: [&'static str; 50] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -272,6 +278,7 @@ impl SearchFeatures {
         "qs_late_move_pruning",
         "threat_history",
         "material_scaling",
+        "low_ply_history",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -325,6 +332,7 @@ impl SearchFeatures {
             "qs_late_move_pruning" => &mut self.qs_late_move_pruning,
             "threat_history" => &mut self.threat_history,
             "material_scaling" => &mut self.material_scaling,
+            "low_ply_history" => &mut self.low_ply_history,
             _ => return None,
         })
     }

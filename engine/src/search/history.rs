@@ -24,6 +24,9 @@ pub type PieceTo = usize;
 /// Buckets of the structure history (`pawn_history`): a structure key's low bits pick one.
 pub const STRUCTURE_BUCKETS: usize = 512;
 
+/// Plies from the root whose quiet moves also learn in the low-ply history (`low_ply_history`).
+pub const LOW_PLIES: usize = 4;
+
 /// How many earlier moves' continuation histories a quiet move is scored by.
 pub const CONTINUATION_PLIES: usize = 3;
 /// The (piece, to) of the moves one, two and four plies back (`None`: none, or not used), whose
@@ -49,6 +52,14 @@ pub struct HistoryTables<G: Game> {
     /// searcher before each game and each opening check).
     continuation_written: WrittenRows,
     structure_written: WrittenRows,
+    /// `[ply][from_slot][to]` for the first `LOW_PLIES` plies from the root (all zero unless
+    /// the search's `low_ply_history` switch is on): the root's lines, learned apart from the
+    /// whole tree's butterfly history and cleared for each search, as Stockfish's
+    /// `lowPlyHistory`.
+    low_ply: Vec<i16>,
+    /// Whether `low_ply` was written since it was last cleared (each search clears it; with the
+    /// switch off it stays untouched and costs nothing).
+    low_ply_written: bool,
     /// `[previous piece_to]` → the refutation last seen.
     counter: Vec<G::Move>,
     /// Two killers per ply.
@@ -61,6 +72,8 @@ impl<G: Game> HistoryTables<G> {
     const PIECE_TO_COUNT: usize = G::PIECE_SLOTS * G::SQUARES;
     /// Entries of one side's butterfly tables (all threat buckets).
     const BUTTERFLY_LEN: usize = G::THREAT_BUCKETS * G::FROM_SLOTS * G::SQUARES;
+    /// Entries of one ply's low-ply history (a butterfly table without threat buckets).
+    const LOW_PLY_ROW: usize = G::FROM_SLOTS * G::SQUARES;
 
     pub fn new(max_ply: usize) -> Self {
         match Self::try_new(max_ply) {
@@ -80,6 +93,8 @@ impl<G: Game> HistoryTables<G> {
             structure: vec![0; (STRUCTURE_BUCKETS + 1) * Self::PIECE_TO_COUNT],
             continuation_written: WrittenRows::new(Self::PIECE_TO_COUNT),
             structure_written: WrittenRows::new(STRUCTURE_BUCKETS),
+            low_ply: vec![0; LOW_PLIES * Self::LOW_PLY_ROW],
+            low_ply_written: false,
             counter: vec![G::Move::NONE; Self::PIECE_TO_COUNT],
             killers: vec![[G::Move::NONE; 2]; max_ply + 2],
         })
@@ -95,8 +110,37 @@ impl<G: Game> HistoryTables<G> {
         self.structure_written
             .drain(|row| structure[row * n..][..n].fill(0));
         self.capture.fill(0);
+        self.clear_low_ply();
         self.counter.fill(G::Move::NONE);
         self.clear_killers();
+    }
+
+    /// Empties the low-ply history (it is relative to one search's root).
+    pub fn clear_low_ply(&mut self) {
+        if std::mem::take(&mut self.low_ply_written) {
+            self.low_ply.fill(0);
+        }
+    }
+
+    /// The low-ply history of the quiet move `m` at `ply` from the root (0 from `LOW_PLIES` on).
+    pub fn low_ply_score(&self, ply: usize, m: G::Move) -> i32 {
+        if ply < LOW_PLIES {
+            self.low_ply[ply * Self::LOW_PLY_ROW + butterfly_offset::<G>(0, m)] as i32
+        } else {
+            0
+        }
+    }
+
+    /// Rewards (`bonus > 0`) or punishes the quiet move `m` at `ply` in the low-ply history
+    /// (nothing from `LOW_PLIES` on).
+    pub fn update_low_ply(&mut self, ply: usize, m: G::Move, bonus: i32) {
+        if ply < LOW_PLIES {
+            self.low_ply_written = true;
+            apply(
+                &mut self.low_ply[ply * Self::LOW_PLY_ROW + butterfly_offset::<G>(0, m)],
+                bonus,
+            );
+        }
     }
 
     pub fn clear_killers(&mut self) {
@@ -348,6 +392,31 @@ mod tests {
         );
         h.clear();
         assert_eq!(h.structure_score(Some(a), piece_to), 0);
+    }
+
+    #[test]
+    fn the_low_ply_history_learns_per_ply_near_the_root_and_clears() {
+        use crate::chess::Position;
+        let mut h = HistoryTables::<Position>::new(8);
+        let start = Position::startpos();
+        let [m, other] = ["g1f3", "e2e4"].map(|t| start.parse_move(t).unwrap());
+        h.update_low_ply(1, m, 700);
+        assert_eq!(h.low_ply_score(1, m), 700);
+        assert_eq!(h.low_ply_score(0, m), 0, "another ply");
+        assert_eq!(h.low_ply_score(1, other), 0, "another move");
+        h.update_low_ply(1, other, -300);
+        assert_eq!(h.low_ply_score(1, other), -300, "maluses too");
+        h.update_low_ply(LOW_PLIES, m, 700);
+        assert_eq!(
+            h.low_ply_score(LOW_PLIES, m),
+            0,
+            "beyond the low plies nothing is kept"
+        );
+        h.clear_low_ply();
+        assert_eq!((h.low_ply_score(1, m), h.low_ply_score(1, other)), (0, 0));
+        h.update_low_ply(3, m, 100);
+        h.clear();
+        assert_eq!(h.low_ply_score(3, m), 0, "a full clear includes it");
     }
 
     #[test]

@@ -20,13 +20,17 @@ const KILLER_1: i32 = 899_000;
 const COUNTER: i32 = 898_000;
 const BAD_NOISY: i32 = -(1 << 24);
 /// Placeholder of a quiet move not scored yet: below the killers and the counter-move, above
-/// every history score (at most four tables of ±`HISTORY_MAX`, plus a threat adjustment) and
-/// every losing capture.
+/// every history score (at most four tables of ±`HISTORY_MAX`, a threat adjustment, the check
+/// bonus and twice the low-ply history) and every losing capture.
 const QUIET_PENDING: i32 = 800_000;
 
 /// The ordering bonus of a quiet move that gives check (`check_ordering`), on the scale of the
 /// history tables (each at most ±`HISTORY_MAX`).
 const CHECK_ORDER_BONUS: i32 = 12_000;
+
+/// The low-ply history's weight in a quiet move's ordering score at the root (then divided by
+/// 1 + 2 × ply): twice a butterfly entry's there, as Stockfish weighs it against its main history.
+const LOW_PLY_WEIGHT: i32 = 2;
 
 /// The score of a quiet move the node has already pruned (`PickerState::prune_quiets`): below
 /// every other score, so once it is picked nothing that is searched is left.
@@ -63,6 +67,9 @@ pub struct OrderingContext<'a, G: Game> {
     pub check_ordering: bool,
     /// The node's structure-history bucket (`SearchFeatures::pawn_history`), or `None`.
     pub structure: Option<usize>,
+    /// The node's ply from the root when quiets are also ordered by the low-ply history
+    /// (`SearchFeatures::low_ply_history`, first `LOW_PLIES` plies), or `None`.
+    pub low_ply: Option<usize>,
 }
 
 /// Writes an ordering score for each move into `scores` (same indices). With `lazy_quiets`, plain
@@ -151,6 +158,9 @@ fn score_pending_quiets<G: Game>(
                 if pos.gives_check_with(info, m) {
                     *score += CHECK_ORDER_BONUS;
                 }
+            }
+            if let Some(ply) = context.low_ply {
+                *score += history.low_ply_score(ply, m) * LOW_PLY_WEIGHT / (1 + 2 * ply as i32);
             }
         }
     }
@@ -347,6 +357,7 @@ mod tests {
             threats: &OnceCell::new(),
             check_ordering,
             structure: None,
+            low_ply: None,
         };
         let mut list = generated.as_slice().to_vec();
         let mut scores = vec![0; list.len()];
@@ -431,6 +442,7 @@ mod tests {
             threats: &OnceCell::new(),
             check_ordering: false,
             structure: None,
+            low_ply: None,
         };
         let mut generated = <Position as Game>::Moves::default();
         pos.generate_legal(&mut generated);

@@ -293,6 +293,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         self.completed_depth = 0;
         self.completed_lines.clear();
         self.history.clear_killers();
+        self.history.clear_low_ply();
         self.evaluator.reset(root);
     }
 
