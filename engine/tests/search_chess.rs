@@ -626,7 +626,10 @@ fn fifty_move_scaling_shrinks_the_score_as_the_clock_runs() {
 #[test]
 fn material_scaling_shrinks_the_score_as_material_leaves() {
     let score = |fen: &str, scaling: bool| {
-        depth_one_score(fen, if scaling { "material_scaling=on" } else { "" })
+        depth_one_score(
+            fen,
+            &format!("material_scaling={}", if scaling { "on" } else { "off" }),
+        )
     };
     assert_eq!(Position::startpos().board_material(), Some(7_800));
     let queen = "4k3/8/8/8/8/8/8/3QK3 w - - 0 60";

@@ -196,10 +196,11 @@ impl Game for Position {
     /// `partial_iteration_best` +18.8 ± 13.4 (816 games, H1). Twenty-fifth, on a 2 s + 0.02 s
     /// node clock (500 nodes/ms): `hindsight_depth` +29.2 ± 17.7 (786 games, H1). Twenty-sixth,
     /// the same clock: `fractional_lmr` +17.7 ± 12.7 (1,554 games, H1). Thirtieth, the same
-    /// clock: `threat_history` +24.0 ± 14.6 (1,060 games, H1).
+    /// clock: `threat_history` +24.0 ± 14.6 (1,060 games, H1). Thirty-second, 20,000 nodes a
+    /// move without resignation: `material_scaling` +39.7 ± 21.5 (536 games, H1).
     const SEARCH_FEATURES: &'static str = "correction_history=on,correction_tables=on,\
         threat_ordering=on,partial_iteration_best=on,hindsight_depth=on,fractional_lmr=on,\
-        threat_history=on";
+        threat_history=on,material_scaling=on";
     /// Seventeenth session, 20,000 nodes per move: +19.0 ± 13.5 (1,428 games, H1); shogi at
     /// 10,000 nodes: −2.0 ± 21.0 (1,060 games), so not shared.
     const SEARCH_PARAMS: &'static str = "history_quadratic=32,history_linear=128,history_max=3200";
