@@ -52,8 +52,11 @@ def measure(engine, game, nodes, hash_mb, options):
                                stderr=subprocess.DEVNULL, text=True)
 
     def send(line):
-        process.stdin.write(line + "\n")
-        process.stdin.flush()
+        try:
+            process.stdin.write(line + "\n")
+            process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise SystemExit(f"{engine} ended before '{line}' could be sent") from None
 
     def wait_for(prefix):
         info = None
@@ -81,6 +84,7 @@ def measure(engine, game, nodes, hash_mb, options):
         total_nodes += last_number(info, "nodes")
         total_ms += last_number(info, "time")
     send("quit")
+    process.stdin.close()
     process.wait(timeout=30)
     return total_nodes, total_ms
 
