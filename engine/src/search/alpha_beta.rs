@@ -146,11 +146,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         (previous, structure),
                         &[],
                         &threat_bucket,
+                        features.low_ply_history,
                     );
-                    if features.low_ply_history {
-                        self.history
-                            .update_low_ply(ply, tt_move, params.history_bonus(depth));
-                    }
                 }
                 return v;
             }
@@ -860,14 +857,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                                 (previous, structure),
                                 &quiets_tried[..quiet_count],
                                 &threat_bucket,
+                                features.low_ply_history,
                             );
-                            if low_ply.is_some() {
-                                let bonus = params.history_bonus(depth);
-                                self.history.update_low_ply(ply, m, bonus);
-                                for &q in &quiets_tried[..quiet_count] {
-                                    self.history.update_low_ply(ply, q, -bonus);
-                                }
-                            }
                         }
                         if features.capture_history {
                             let bonus = params.history_bonus(depth);
@@ -943,7 +934,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
 
     /// Cutoff bookkeeping for a quiet move: killer, counter-move and history `bonus` (in the
     /// continuation tables of `keys.0`, the structure history's bucket `keys.1`, if any, and
-    /// the butterfly table of each move's `threat_bucket`); maluses for the quiets tried
+    /// the butterfly table of each move's `threat_bucket`, and with `low_ply` the low-ply
+    /// history, which keeps only the first `LOW_PLIES` plies); maluses for the quiets tried
     /// before it.
     #[allow(clippy::too_many_arguments)]
     fn reward_quiet(
@@ -955,6 +947,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         keys: (ContinuationKeys, Option<usize>),
         tried: &[G::Move],
         threat_bucket: &impl Fn(G::Move) -> usize,
+        low_ply: bool,
     ) {
         let (previous, structure) = keys;
         let side = pos.side_to_move();
@@ -962,11 +955,17 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         self.history
             .update_quiet(side, threat_bucket(m), m, piece_to, previous, bonus);
         self.history.update_structure(structure, piece_to, bonus);
+        if low_ply {
+            self.history.update_low_ply(ply, m, bonus);
+        }
         for &q in tried {
             let q_piece_to = self.history.piece_to(pos, q);
             self.history
                 .update_quiet(side, threat_bucket(q), q, q_piece_to, previous, -bonus);
             self.history.update_structure(structure, q_piece_to, -bonus);
+            if low_ply {
+                self.history.update_low_ply(ply, q, -bonus);
+            }
         }
         self.history.add_killer(ply, m);
         self.history.set_counter(previous[0], m);
