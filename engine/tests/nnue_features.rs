@@ -1,6 +1,7 @@
-//! Feature sets of both games: counts and indices in range, distinct, inside the perspective's
-//! king bucket; a move's changed features turn the parent's active set into the child's; the
-//! refresh-cache snapshot differences do the same between any two positions; and the evaluation
+//! Feature sets of both games, with every supported number of king buckets: counts and indices
+//! in range, distinct, inside the perspective's king bucket; a move's changed features turn the
+//! parent's active set into the child's; the refresh-cache snapshot differences do the same
+//! between any two positions; and the evaluation
 //! is symmetric where it must be (colour flip in both games, left-right mirror in chess).
 
 mod nnue_support;
@@ -10,15 +11,16 @@ use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sente::eval::Evaluator;
 use sente::game::{Game, Side};
+use sente::nnue::arch::{CHESS, SUPPORTED_KING_BUCKETS};
 use sente::nnue::{
     evaluate_from_scratch, FeatureChanges, NnueEval, NnueGame, SimdLevel, MAX_ACTIVE, MAX_CHANGED,
 };
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-fn active_set<G: NnueGame>(pos: &G, perspective: Side) -> BTreeSet<u32> {
+fn active_set<G: NnueGame>(pos: &G, perspective: Side, buckets: usize) -> BTreeSet<u32> {
     let mut out = [0u32; MAX_ACTIVE];
-    let n = pos.active_features(perspective, &mut out);
+    let n = pos.active_features(perspective, buckets, &mut out);
     let set: BTreeSet<u32> = out[..n].iter().copied().collect();
     assert_eq!(set.len(), n, "duplicate features at {}", pos.to_text());
     set
@@ -46,14 +48,15 @@ fn positions<G: Game>(starts: &[&str], games: usize, plies: usize, seed: u64) ->
 
 /// Features in range and inside the king bucket; one per piece (chess) or per board piece and
 /// hand count (shogi); perspectives with equal counts (the tuner's batches rely on it).
-fn check_ranges<G: NnueGame>(pos: &G, expected_count: usize) {
-    let arch = G::ARCH;
+fn check_ranges<G: NnueGame>(pos: &G, expected_count: usize, buckets: usize) {
+    let arch = G::ARCH.with_king_buckets(buckets);
     let mut counts = [0; 2];
     for perspective in [Side::First, Side::Second] {
-        let set = active_set(pos, perspective);
-        let key = pos.king_key(perspective);
+        let set = active_set(pos, perspective, buckets);
+        let key = pos.king_key(perspective, buckets);
         assert!(key < G::KING_KEYS);
-        let bucket = key % arch.king_buckets;
+        let bucket = *set.first().unwrap() as usize / arch.inputs;
+        assert!(bucket < buckets, "{}", pos.to_text());
         for &f in &set {
             assert!((f as usize) < arch.feature_rows());
             assert_eq!(f as usize / arch.inputs, bucket, "{}", pos.to_text());
@@ -65,15 +68,15 @@ fn check_ranges<G: NnueGame>(pos: &G, expected_count: usize) {
 }
 
 /// After every move with an unchanged king key, parent − removed + added = child.
-fn check_changes<G: NnueGame>(parent: &G, child: &G) {
+fn check_changes<G: NnueGame>(parent: &G, child: &G, buckets: usize) {
     for perspective in [Side::First, Side::Second] {
-        let key = parent.king_key(perspective);
-        if child.king_key(perspective) != key {
+        let key = parent.king_key(perspective, buckets);
+        if child.king_key(perspective, buckets) != key {
             continue;
         }
         let mut changes = FeatureChanges::<MAX_CHANGED>::default();
         G::changed_features(child.delta(), perspective, key, &mut changes);
-        let mut set = active_set(parent, perspective);
+        let mut set = active_set(parent, perspective, buckets);
         for f in changes.removed.as_slice() {
             assert!(
                 set.remove(f),
@@ -88,14 +91,19 @@ fn check_changes<G: NnueGame>(parent: &G, child: &G) {
                 child.to_text()
             );
         }
-        assert_eq!(set, active_set(child, perspective), "{}", child.to_text());
+        assert_eq!(
+            set,
+            active_set(child, perspective, buckets),
+            "{}",
+            child.to_text()
+        );
     }
 }
 
 /// Snapshot differences turn any position's features into any other's (same king key).
-fn check_snapshots<G: NnueGame>(a: &G, b: &G) {
+fn check_snapshots<G: NnueGame>(a: &G, b: &G, buckets: usize) {
     for perspective in [Side::First, Side::Second] {
-        let key = b.king_key(perspective);
+        let key = b.king_key(perspective, buckets);
         let mut changes = FeatureChanges::<MAX_ACTIVE>::default();
         G::snapshot_changes(&a.snapshot(), &b.snapshot(), perspective, key, &mut changes);
         // The features of `a` as seen with `b`'s key: from the empty snapshot.
@@ -115,19 +123,24 @@ fn check_snapshots<G: NnueGame>(a: &G, b: &G) {
         for f in changes.added.as_slice() {
             assert!(set.insert(*f));
         }
-        assert_eq!(set, active_set(b, perspective));
+        assert_eq!(set, active_set(b, perspective, buckets));
     }
 }
 
 #[test]
 fn chess_features_are_in_range_and_follow_the_moves() {
     let all = positions::<sente::chess::Position>(CHESS_STARTS, 4, 150, 3);
-    for (i, pos) in all.iter().enumerate() {
-        check_ranges(pos, pos.occupied().count_ones() as usize);
-        if i > 0 && pos.game_ply() == all[i - 1].game_ply() + 1 {
-            check_changes(&all[i - 1], pos);
+    for &buckets in SUPPORTED_KING_BUCKETS {
+        let mut used = BTreeSet::new();
+        for (i, pos) in all.iter().enumerate() {
+            check_ranges(pos, pos.occupied().count_ones() as usize, buckets);
+            if i > 0 && pos.game_ply() == all[i - 1].game_ply() + 1 {
+                check_changes(&all[i - 1], pos, buckets);
+            }
+            check_snapshots(&all[(i * 7919) % all.len()], pos, buckets);
+            used.insert(pos.king_key(Side::First, buckets));
         }
-        check_snapshots(&all[(i * 7919) % all.len()], pos);
+        assert_eq!(used.len(), 2 * buckets, "every bucket and mirror: {used:?}");
     }
 }
 
@@ -139,17 +152,29 @@ fn shogi_features_are_in_range_and_follow_the_moves() {
             .iter()
             .map(|&s| pos.hand(s).total())
             .sum();
-        check_ranges(pos, pos.occupied().count() as usize + hands as usize);
-        if i > 0 && pos.game_ply() == all[i - 1].game_ply() + 1 {
-            check_changes(&all[i - 1], pos);
+        for &buckets in SUPPORTED_KING_BUCKETS {
+            check_ranges(
+                pos,
+                pos.occupied().count() as usize + hands as usize,
+                buckets,
+            );
+            if i > 0 && pos.game_ply() == all[i - 1].game_ply() + 1 {
+                check_changes(&all[i - 1], pos, buckets);
+            }
+            check_snapshots(&all[(i * 7919) % all.len()], pos, buckets);
         }
-        check_snapshots(&all[(i * 7919) % all.len()], pos);
     }
 }
 
 #[test]
 fn chess_eval_is_the_same_for_the_colour_flipped_and_the_mirrored_position() {
-    let net = chess_net();
+    for &buckets in SUPPORTED_KING_BUCKETS {
+        chess_eval_symmetries(buckets);
+    }
+}
+
+fn chess_eval_symmetries(buckets: usize) {
+    let net = net_of_variant::<sente::chess::Position>(CHESS.l1, buckets);
     let mut eval = NnueEval::<sente::chess::Position>::new(Arc::clone(&net)).unwrap();
     let mut score = |fen: &str| {
         let pos = sente::chess::Position::from_text(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
@@ -220,24 +245,33 @@ fn shogi_mirrored_features_are_the_features_of_the_mirrored_position() {
         let mirrored =
             sente::shogi::Position::from_text(&mirror).unwrap_or_else(|e| panic!("{mirror}: {e}"));
         for perspective in [Side::First, Side::Second] {
-            let mapped: BTreeSet<u32> = active_set(pos, perspective)
-                .iter()
-                .map(|&f| sente::shogi::Position::mirrored_feature(f).unwrap())
-                .collect();
-            assert_eq!(
-                mapped,
-                active_set(&mirrored, perspective),
-                "{sfen} / {mirror}"
-            );
+            for &buckets in SUPPORTED_KING_BUCKETS {
+                let mapped: BTreeSet<u32> = active_set(pos, perspective, buckets)
+                    .iter()
+                    .map(|&f| sente::shogi::Position::mirrored_feature(f, buckets).unwrap())
+                    .collect();
+                assert_eq!(
+                    mapped,
+                    active_set(&mirrored, perspective, buckets),
+                    "{sfen} / {mirror}, {buckets} buckets"
+                );
+            }
         }
         assert_eq!(pos.output_bucket(), mirrored.output_bucket());
         compared += 1;
     }
     assert!(compared > 100);
     // Mirroring twice is the identity, and chess has no exact mirror.
-    for f in 0..<sente::shogi::Position as NnueGame>::ARCH.feature_rows() as u32 {
-        let m = sente::shogi::Position::mirrored_feature(f).unwrap();
-        assert_eq!(sente::shogi::Position::mirrored_feature(m), Some(f));
+    for &buckets in SUPPORTED_KING_BUCKETS {
+        let arch = <sente::shogi::Position as NnueGame>::ARCH.with_king_buckets(buckets);
+        for f in 0..arch.feature_rows() as u32 {
+            let m = sente::shogi::Position::mirrored_feature(f, buckets).unwrap();
+            assert!((m as usize) < arch.feature_rows());
+            assert_eq!(
+                sente::shogi::Position::mirrored_feature(m, buckets),
+                Some(f)
+            );
+        }
     }
-    assert_eq!(sente::chess::Position::mirrored_feature(0), None);
+    assert_eq!(sente::chess::Position::mirrored_feature(0, 1), None);
 }

@@ -1,6 +1,7 @@
 //! The incremental NNUE evaluator equals a full refresh at every node of long random playouts in
-//! both games, at every SIMD level the CPU has and at every supported hidden width (random nets
-//! of the default width and of each width variant): the accumulators of both perspectives equal the
+//! both games, at every SIMD level the CPU has, at every supported hidden width and with every
+//! supported number of king buckets (random nets of the default architecture and of each
+//! variant): the accumulators of both perspectives equal the
 //! plain scalar sum of the active features' rows, and the evaluation equals the scalar
 //! from-scratch evaluation. The playouts branch like a search (children pushed, evaluated or
 //! not, popped; null moves) and are checked to contain captures, promotions, castling, en
@@ -15,6 +16,7 @@ use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sente::eval::Evaluator;
 use sente::game::{Game, Side};
+use sente::nnue::arch::{CHESS, SHOGI, SUPPORTED_KING_BUCKETS};
 use sente::nnue::evaluator::STACK_PLIES;
 use sente::nnue::{evaluate_from_scratch, Network, NnueEval, NnueGame, SimdLevel};
 use std::sync::Arc;
@@ -43,6 +45,7 @@ fn run_playouts<G: NnueGame>(
     let mut eval = NnueEval::<G>::new(Arc::clone(net)).expect("net of the game's architecture");
     eval.set_simd_level(level);
     let mut coverage = Coverage::default();
+    let buckets = net.arch().king_buckets;
     for text in starts {
         for _ in 0..games_per_start {
             let root = G::from_text(text).expect("start position");
@@ -94,7 +97,7 @@ fn run_playouts<G: NnueGame>(
                 let mut child = pos.clone();
                 child.make_move(m);
                 for side in [Side::First, Side::Second] {
-                    if child.king_key(side) != pos.king_key(side) {
+                    if child.king_key(side, buckets) != pos.king_key(side, buckets) {
                         coverage.king_key_changes += 1;
                     }
                 }
@@ -140,8 +143,8 @@ fn classify_chess(pos: &sente::chess::Position, m: sente::chess::Move, kinds: &m
     let mut child = *pos;
     child.make_move(m);
     for side in [Side::First, Side::Second] {
-        let buckets = sente::nnue::arch::CHESS.king_buckets;
-        if child.king_key(side) / buckets != pos.king_key(side) / buckets {
+        // With one bucket the key is the mirror alone.
+        if child.king_key(side, 1) != pos.king_key(side, 1) {
             kinds[MIRROR_CHANGE] += 1;
         }
     }
@@ -158,48 +161,73 @@ fn classify_shogi(pos: &sente::shogi::Position, m: sente::shogi::Move, kinds: &m
     }
 }
 
-fn chess_at(l1: usize, level: SimdLevel, seed: u64) -> Coverage {
-    let net = chess_net_of_width(l1);
-    assert_eq!(net.arch().l1, l1);
+fn chess_at(l1: usize, buckets: usize, level: SimdLevel, seed: u64) -> Coverage {
+    let net = net_of_variant::<sente::chess::Position>(l1, buckets);
+    assert_eq!((net.arch().l1, net.arch().king_buckets), (l1, buckets));
     run_playouts::<sente::chess::Position>(&net, level, CHESS_STARTS, 6, 200, seed, classify_chess)
 }
 
-fn shogi_at(l1: usize, level: SimdLevel, seed: u64) -> Coverage {
-    let net = shogi_net_of_width(l1);
-    assert_eq!(net.arch().l1, l1);
+fn shogi_at(l1: usize, buckets: usize, level: SimdLevel, seed: u64) -> Coverage {
+    let net = net_of_variant::<sente::shogi::Position>(l1, buckets);
+    assert_eq!((net.arch().l1, net.arch().king_buckets), (l1, buckets));
     run_playouts::<sente::shogi::Position>(&net, level, SHOGI_STARTS, 8, 200, seed, classify_shogi)
+}
+
+fn check_chess(l1: usize, buckets: usize) {
+    for level in SimdLevel::available() {
+        let c = chess_at(l1, buckets, level, 11);
+        println!("chess l1={l1} buckets={buckets} {level:?}: {c:?}");
+        assert!(c.checks > 3000, "{c:?}");
+        assert!(c.king_key_changes > 50, "{c:?}");
+        for kind in [CASTLE, EN_PASSANT, PROMOTION, CAPTURE, MIRROR_CHANGE] {
+            assert!(c.kinds[kind] > 0, "move kind {kind} never played: {c:?}");
+        }
+    }
+}
+
+fn check_shogi(l1: usize, buckets: usize) {
+    for level in SimdLevel::available() {
+        let c = shogi_at(l1, buckets, level, 12);
+        println!("shogi l1={l1} buckets={buckets} {level:?}: {c:?}");
+        assert!(c.checks > 2000, "{c:?}");
+        // With one king bucket a shogi perspective never changes its key; with two, only a
+        // king leaving or re-entering its camp does (36 times in these playouts).
+        if buckets > 1 {
+            assert!(c.king_key_changes > 10 * buckets, "{c:?}");
+        } else {
+            assert_eq!(c.king_key_changes, 0, "{c:?}");
+        }
+        for kind in [PROMOTION, CAPTURE, DROP] {
+            assert!(c.kinds[kind] > 0, "move kind {kind} never played: {c:?}");
+        }
+    }
 }
 
 #[test]
 fn chess_incremental_equals_full_refresh_at_every_level_and_width() {
     for &l1 in test_widths() {
-        for level in SimdLevel::available() {
-            let c = chess_at(l1, level, 11);
-            println!("chess l1={l1} {level:?}: {c:?}");
-            assert!(c.checks > 3000, "{c:?}");
-            assert!(c.king_key_changes > 50, "{c:?}");
-            for kind in [CASTLE, EN_PASSANT, PROMOTION, CAPTURE, MIRROR_CHANGE] {
-                assert!(c.kinds[kind] > 0, "move kind {kind} never played: {c:?}");
-            }
-        }
+        check_chess(l1, CHESS.king_buckets);
+    }
+}
+
+#[test]
+fn chess_incremental_equals_full_refresh_with_every_king_bucket_count() {
+    for &buckets in SUPPORTED_KING_BUCKETS {
+        check_chess(CHESS.l1, buckets);
     }
 }
 
 #[test]
 fn shogi_incremental_equals_full_refresh_at_every_level_and_width() {
     for &l1 in test_widths() {
-        for level in SimdLevel::available() {
-            let c = shogi_at(l1, level, 12);
-            println!("shogi l1={l1} {level:?}: {c:?}");
-            assert!(c.checks > 2000, "{c:?}");
-            // With one king bucket a shogi perspective never changes its key.
-            if <sente::shogi::Position as NnueGame>::KING_KEYS > 1 {
-                assert!(c.king_key_changes > 50, "{c:?}");
-            }
-            for kind in [PROMOTION, CAPTURE, DROP] {
-                assert!(c.kinds[kind] > 0, "move kind {kind} never played: {c:?}");
-            }
-        }
+        check_shogi(l1, SHOGI.king_buckets);
+    }
+}
+
+#[test]
+fn shogi_incremental_equals_full_refresh_with_every_king_bucket_count() {
+    for &buckets in SUPPORTED_KING_BUCKETS {
+        check_shogi(SHOGI.l1, buckets);
     }
 }
 

@@ -3,7 +3,7 @@
 //! Width variants of a game's architecture load with their own sizes, unsupported widths are
 //! refused, and every net shipped in `nets/` still loads.
 
-use sente::nnue::arch::{CHESS, SHOGI, SUPPORTED_L1};
+use sente::nnue::arch::{CHESS, SHOGI, SUPPORTED_KING_BUCKETS, SUPPORTED_L1};
 use sente::nnue::format::{write_net, NetFormatError, PayloadLayout, HEADER_LEN};
 use sente::nnue::random_net::random_net_bytes;
 use sente::nnue::{Architecture, NetLoadError, Network, SimdLevel};
@@ -149,18 +149,21 @@ fn nets_for_another_game_or_architecture_are_rejected() {
 }
 
 #[test]
-fn width_variants_load_with_the_sizes_of_their_header() {
+fn width_and_king_bucket_variants_load_with_the_sizes_of_their_header() {
     for arch in [CHESS, SHOGI] {
         for &l1 in SUPPORTED_L1 {
-            let wide = arch.with_l1(l1);
-            let bytes = random_net_bytes(&wide, 3);
-            assert_eq!(bytes.len(), HEADER_LEN + PayloadLayout::of(&wide).total);
-            // Loaded as the game's (default) architecture: the net keeps its own width.
-            let net = Network::from_bytes(&bytes, &arch).expect("a supported width variant");
-            assert_eq!(*net.arch(), wide);
-            assert_eq!(net.ft_bias().len(), l1);
-            assert_eq!(net.ft_row(wide.feature_rows() - 1).len(), l1);
-            assert_eq!(net.out_weights(arch.output_buckets - 1).len(), 2 * l1);
+            for &buckets in SUPPORTED_KING_BUCKETS {
+                let variant = arch.with_l1(l1).with_king_buckets(buckets);
+                let bytes = random_net_bytes(&variant, 3);
+                assert_eq!(bytes.len(), HEADER_LEN + PayloadLayout::of(&variant).total);
+                // Loaded as the game's (default) architecture: the net keeps its own sizes.
+                let net = Network::from_bytes(&bytes, &arch).expect("a supported variant");
+                assert_eq!(*net.arch(), variant);
+                assert_eq!(net.ft_bias().len(), l1);
+                assert_eq!(variant.feature_rows(), arch.inputs * buckets);
+                assert_eq!(net.ft_row(variant.feature_rows() - 1).len(), l1);
+                assert_eq!(net.out_weights(arch.output_buckets - 1).len(), 2 * l1);
+            }
         }
     }
 }
@@ -200,9 +203,9 @@ fn unsupported_widths_and_other_feature_sets_are_refused_with_their_reason() {
             },
         ),
         (
-            "king buckets 2, expected 1",
+            "3 king buckets are not supported (supported: 1, 2, 4)",
             Architecture {
-                king_buckets: 2,
+                king_buckets: 3,
                 ..CHESS.with_l1(256)
             },
         ),
@@ -251,7 +254,16 @@ fn every_shipped_net_still_loads() {
         let net = Network::load(&path, &arch).unwrap_or_else(|e| panic!("{e}"));
         let l1 = net.arch().l1;
         assert!(SUPPORTED_L1.contains(&l1), "{name}: l1 {l1}");
-        assert_eq!(*net.arch(), arch.with_l1(l1), "{name}");
+        let buckets = net.arch().king_buckets;
+        assert!(
+            SUPPORTED_KING_BUCKETS.contains(&buckets),
+            "{name}: {buckets} king buckets"
+        );
+        assert_eq!(
+            *net.arch(),
+            arch.with_l1(l1).with_king_buckets(buckets),
+            "{name}"
+        );
         widths.push(l1);
         loaded.push(name);
     }

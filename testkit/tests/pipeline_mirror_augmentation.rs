@@ -18,7 +18,7 @@ fn data<G: DatagenGame>() -> Vec<StoredGame> {
     games
 }
 
-fn extract<G: NnueGame>(games: &[StoredGame], mirror: bool) -> Batch {
+fn extract<G: NnueGame>(games: &[StoredGame], mirror: bool, king_buckets: usize) -> Batch {
     let filter = Filter {
         mirror,
         ..Filter::default()
@@ -29,17 +29,23 @@ fn extract<G: NnueGame>(games: &[StoredGame], mirror: bool) -> Batch {
     };
     let mut out = Batch::new();
     for record in games {
-        extract_game::<G>(record, &filter, &blend, &mut out);
+        extract_game::<G>(record, &filter, &blend, king_buckets, &mut out);
     }
     out
 }
 
 #[test]
 fn shogi_positions_are_followed_by_their_mirror_images() {
+    for king_buckets in [1, 4] {
+        shogi_mirror_images(king_buckets);
+    }
+}
+
+fn shogi_mirror_images(king_buckets: usize) {
     type P = sente::shogi::Position;
     let games = data::<P>();
-    let plain = extract::<P>(&games, false);
-    let mirrored = extract::<P>(&games, true);
+    let plain = extract::<P>(&games, false, king_buckets);
+    let mirrored = extract::<P>(&games, true, king_buckets);
     assert!(plain.len() > 100, "{} positions", plain.len());
     assert_eq!(mirrored.len(), 2 * plain.len());
     let mut differing = 0;
@@ -50,7 +56,7 @@ fn shogi_positions_are_followed_by_their_mirror_images() {
         let (m_stm, m_nstm) = mirrored.features(2 * i + 1);
         let map = |fs: &[u32]| -> Vec<u32> {
             fs.iter()
-                .map(|&f| P::mirrored_feature(f).unwrap())
+                .map(|&f| P::mirrored_feature(f, king_buckets).unwrap())
                 .collect()
         };
         assert_eq!(map(stm), m_stm);
@@ -75,7 +81,7 @@ fn shogi_positions_are_followed_by_their_mirror_images() {
         eval_scale: 400.0,
     };
     assert_eq!(
-        validation_set::<P>(&games, &filter, &blend, usize::MAX).len(),
+        validation_set::<P>(&games, &filter, &blend, king_buckets, usize::MAX).len(),
         plain.len()
     );
 }
@@ -84,7 +90,7 @@ fn shogi_positions_are_followed_by_their_mirror_images() {
 fn chess_has_no_mirror_augmentation() {
     type P = sente::chess::Position;
     let games = data::<P>();
-    let plain = extract::<P>(&games, false);
+    let plain = extract::<P>(&games, false, 1);
     assert!(!plain.is_empty());
-    assert_eq!(extract::<P>(&games, true).len(), plain.len());
+    assert_eq!(extract::<P>(&games, true, 1).len(), plain.len());
 }

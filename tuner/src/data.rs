@@ -127,27 +127,29 @@ pub fn for_each_training_position<G: NnueGame>(
     Ok(())
 }
 
-/// Appends the usable positions of one game to `out`.
+/// Appends the usable positions of one game to `out`, as the features of a net with
+/// `king_buckets` king buckets.
 pub fn extract_game<G: NnueGame>(
     record: &StoredGame,
     filter: &Filter,
     blend: &TargetBlend,
+    king_buckets: usize,
     out: &mut Batch,
 ) {
     let mut stm = [0u32; MAX_ACTIVE];
     let mut nstm = [0u32; MAX_ACTIVE];
     let replayed = for_each_training_position::<G>(record, filter, blend, |pos, target| {
         let mover = pos.side_to_move();
-        let n = pos.active_features(mover, &mut stm);
-        let n_other = pos.active_features(mover.flip(), &mut nstm);
+        let n = pos.active_features(mover, king_buckets, &mut stm);
+        let n_other = pos.active_features(mover.flip(), king_buckets, &mut nstm);
         if n != n_other {
             return;
         }
         let bucket = pos.output_bucket() as u8;
         out.push(&stm[..n], &nstm[..n], bucket, target);
-        if filter.mirror && G::mirrored_feature(0).is_some() {
+        if filter.mirror && G::mirrored_feature(0, king_buckets).is_some() {
             for f in stm[..n].iter_mut().chain(nstm[..n].iter_mut()) {
-                *f = G::mirrored_feature(*f).unwrap_or(*f);
+                *f = G::mirrored_feature(*f, king_buckets).unwrap_or(*f);
             }
             out.push(&stm[..n], &nstm[..n], bucket, target);
         }
@@ -169,13 +171,14 @@ pub fn extract_games<G: NnueGame>(
     games: &[&StoredGame],
     filter: &Filter,
     blend: &TargetBlend,
+    king_buckets: usize,
 ) -> Batch {
     let parts: Vec<Batch> = games
         .par_chunks(64)
         .map(|chunk| {
             let mut part = Batch::new();
             for record in chunk {
-                extract_game::<G>(record, filter, blend, &mut part);
+                extract_game::<G>(record, filter, blend, king_buckets, &mut part);
             }
             part
         })
@@ -212,6 +215,8 @@ pub struct BatchStream<'a, G: NnueGame> {
     games: &'a [StoredGame],
     filter: Filter,
     blend: TargetBlend,
+    /// The king buckets of the net being trained (its feature rows).
+    king_buckets: usize,
     seed: u64,
     /// Games decoded per pool.
     pool_games: usize,
@@ -228,6 +233,7 @@ impl<'a, G: NnueGame> BatchStream<'a, G> {
         games: &'a [StoredGame],
         filter: Filter,
         blend: TargetBlend,
+        king_buckets: usize,
         seed: u64,
         position: StreamPosition,
     ) -> Self {
@@ -236,6 +242,7 @@ impl<'a, G: NnueGame> BatchStream<'a, G> {
             games,
             filter,
             blend,
+            king_buckets,
             seed,
             pool_games: 2048,
             position,
@@ -278,7 +285,7 @@ impl<'a, G: NnueGame> BatchStream<'a, G> {
                 .map(|&i| &self.games[i as usize])
                 .collect();
             self.position.next_game = end as u64;
-            self.pool = extract_games::<G>(&picked, &self.filter, &self.blend);
+            self.pool = extract_games::<G>(&picked, &self.filter, &self.blend, self.king_buckets);
             let pool_seed = self.seed ^ (self.position.epoch << 32) ^ end as u64;
             self.pool_order = shuffled(self.pool.len(), pool_seed);
             self.pool_next = 0;
@@ -309,11 +316,13 @@ impl<'a, G: NnueGame> BatchStream<'a, G> {
     }
 }
 
-/// Validation positions: every usable position of `games` (at most `limit`).
+/// Validation positions: every usable position of `games` (at most `limit`), as the features of
+/// a net with `king_buckets` king buckets.
 pub fn validation_set<G: NnueGame>(
     games: &[StoredGame],
     filter: &Filter,
     blend: &TargetBlend,
+    king_buckets: usize,
     limit: usize,
 ) -> Batch {
     let refs: Vec<&StoredGame> = games.iter().collect();
@@ -321,7 +330,7 @@ pub fn validation_set<G: NnueGame>(
         mirror: false,
         ..*filter
     };
-    let all = extract_games::<G>(&refs, &filter, blend);
+    let all = extract_games::<G>(&refs, &filter, blend, king_buckets);
     if all.len() <= limit {
         return all;
     }

@@ -6,11 +6,16 @@
 //! float net again gives the same file. The file holds the feature weights with the factor rows
 //! already folded in; the run's factor rows start at zero, which gives every real feature the
 //! net's own weights.
+//!
+//! A net may also start a run with more king buckets than it has (`--king-buckets`): each new
+//! bucket's feature rows are a copy of the rows of the file's bucket that holds all of its king
+//! regions (`NnueGame::region_bucket`), so the new net starts as exactly the file's function and
+//! training then lets the buckets tell the king's positions apart.
 
 use crate::model::{FloatNet, WEIGHT_CLIP};
 use anyhow::{bail, Context, Result};
 use sente::nnue::format::{fnv1a64, read_net};
-use sente::nnue::NnueGame;
+use sente::nnue::{Architecture, NnueGame, KING_REGIONS};
 use std::path::Path;
 
 /// A float net made from a net file, and what had to change to fit the trainer's bounds.
@@ -22,23 +27,52 @@ pub struct InitialNet {
     pub checksum: u64,
 }
 
-/// Reads `path` as game `G`'s net of width `l1` and turns it into the float net a run starts
-/// from, with the game's factor rows (zero) when `factors` is set.
-pub fn initial_net<G: NnueGame>(path: &Path, l1: usize, factors: bool) -> Result<InitialNet> {
+/// The bucket of a net with `from` king buckets that holds every king region of bucket `bucket`
+/// of a net with `to` buckets; `None` when those regions lie in several (`from` is the finer).
+pub fn source_bucket<G: NnueGame>(from: usize, to: usize, bucket: usize) -> Option<usize> {
+    let mut sources = (0..KING_REGIONS)
+        .filter(|&region| G::region_bucket(to, region) == bucket)
+        .map(|region| G::region_bucket(from, region));
+    let first = sources.next()?;
+    sources.all(|other| other == first).then_some(first)
+}
+
+/// Reads `path` as a net of game `G` and turns it into the float net of architecture `target` (a
+/// variant of `G::ARCH`) that a run starts from, with the game's factor rows (zero) when
+/// `factors` is set. The file must have `target`'s width; it may have fewer king buckets, whose
+/// rows are then copied into each bucket they cover.
+pub fn initial_net<G: NnueGame>(
+    path: &Path,
+    target: &Architecture,
+    factors: bool,
+) -> Result<InitialNet> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let file = read_net(&bytes, &G::ARCH)
         .with_context(|| format!("{} is not a {} net", path.display(), G::NAME))?;
     let arch = file.header.arch;
-    if arch.l1 != l1 {
+    if arch.l1 != target.l1 {
         bail!(
             "{} is {} wide; this run trains {} wide (--l1 {}): give --l1 {} to start from it",
             path.display(),
             arch.l1,
-            l1,
-            l1,
+            target.l1,
+            target.l1,
             arch.l1
         );
     }
+    let (from, to) = (arch.king_buckets, target.king_buckets);
+    let sources: Vec<usize> = (0..to)
+        .map(|bucket| source_bucket::<G>(from, to, bucket))
+        .collect::<Option<_>>()
+        .with_context(|| {
+            format!(
+                "{} has {from} king bucket(s); this run trains {to} (--king-buckets {to}): a net \
+                 can start a run with as many buckets or more, not fewer (give --king-buckets \
+                 {from})",
+                path.display()
+            )
+        })?;
+    let arch = *target;
     // The factor rows start at zero (`FloatNet::for_game`); everything else comes from the file.
     let mut net = FloatNet::for_game::<G>(arch, factors, 0);
     let layout = net.layout;
@@ -52,8 +86,15 @@ pub fn initial_net<G: NnueGame>(path: &Path, l1: usize, factors: bool) -> Result
             *t = value.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
         }
     };
-    let real_end = layout.ft_w + arch.feature_rows() * arch.l1;
-    clipped(&mut net.params[layout.ft_w..real_end], &file.ft_weights, qa);
+    let bucket_len = arch.inputs * arch.l1;
+    for (bucket, &source) in sources.iter().enumerate() {
+        let start = layout.ft_w + bucket * bucket_len;
+        clipped(
+            &mut net.params[start..start + bucket_len],
+            &file.ft_weights[source * bucket_len..(source + 1) * bucket_len],
+            qa,
+        );
+    }
     clipped(
         &mut net.params[layout.out_w..layout.out_b],
         &file.out_weights,
@@ -111,7 +152,7 @@ mod tests {
         for factors in [false, true] {
             let trained = float_net(SUPPORTED_L1[0], factors);
             let path = written(&trained, &dir);
-            let start = initial_net::<Position>(&path, trained.arch.l1, factors).unwrap();
+            let start = initial_net::<Position>(&path, &trained.arch, factors).unwrap();
             assert_eq!(start.clamped, 0);
             assert_eq!(start.net.arch, trained.arch);
             let (again, _) = quantize(&start.net, "init test");
@@ -133,7 +174,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = written(&float_net(SUPPORTED_L1[0], true), &dir);
         let wider = SUPPORTED_L1[1];
-        let error = initial_net::<Position>(&path, wider, true)
+        let error = initial_net::<Position>(&path, &Position::ARCH.with_l1(wider), true)
             .err()
             .unwrap()
             .to_string();
@@ -145,10 +186,75 @@ mod tests {
         let middle = bytes.len() / 2;
         bytes[middle] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
-        let error = initial_net::<Position>(&path, SUPPORTED_L1[0], true)
+        let error = initial_net::<Position>(&path, &Position::ARCH.with_l1(SUPPORTED_L1[0]), true)
             .err()
             .unwrap();
         assert!(format!("{error:#}").contains("checksum"), "{error:#}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn source_buckets_nest_fewer_buckets_into_more() {
+        type Shogi = sente::shogi::Position;
+        for to in [1, 2, 4] {
+            for bucket in 0..to {
+                assert_eq!(source_bucket::<Position>(1, to, bucket), Some(0));
+                assert_eq!(source_bucket::<Position>(to, to, bucket), Some(bucket));
+                assert_eq!(source_bucket::<Shogi>(1, to, bucket), Some(0));
+            }
+        }
+        // Chess: two buckets split the back rank (regions 0, 1) from the rest (2, 3).
+        let chess: Vec<_> = (0..4).map(|b| source_bucket::<Position>(2, 4, b)).collect();
+        assert_eq!(chess, [Some(0), Some(0), Some(1), Some(1)]);
+        // Shogi: two buckets split the camp (regions 0-2) from the rest (3).
+        let shogi: Vec<_> = (0..4).map(|b| source_bucket::<Shogi>(2, 4, b)).collect();
+        assert_eq!(shogi, [Some(0), Some(0), Some(0), Some(1)]);
+        // Fewer buckets cannot start from more.
+        assert_eq!(source_bucket::<Position>(4, 1, 0), None);
+        assert_eq!(source_bucket::<Position>(4, 2, 1), None);
+    }
+
+    /// A one-bucket net read into four buckets evaluates every position as the file does
+    /// (each bucket a copy), and a four-bucket run refuses a one-bucket target.
+    #[test]
+    fn a_net_starts_a_run_with_more_king_buckets_as_the_same_function() {
+        use sente::nnue::{evaluate_from_scratch, Network, SimdLevel};
+        let dir = std::env::temp_dir().join(format!("sente-init-kb-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let trained = float_net(SUPPORTED_L1[0], true);
+        let path = written(&trained, &dir);
+        let target = trained.arch.with_king_buckets(4);
+        let start = initial_net::<Position>(&path, &target, true).unwrap();
+        assert_eq!(start.net.arch, target);
+        let (four, _) = quantize(&start.net, "init test");
+        let one = Network::from_bytes(&std::fs::read(&path).unwrap(), &Position::ARCH).unwrap();
+        let four = Network::from_bytes(&four, &Position::ARCH).unwrap();
+        assert_eq!(four.arch().king_buckets, 4);
+        let mut positions = 0;
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r4rk1/pp3ppp/8/3q4/8/5N2/PPP1KPPP/R6R w - - 0 1",
+            "8/5k2/8/3K4/8/8/4R3/8 b - - 0 1",
+            "4k3/8/8/8/8/8/8/3K4 w - - 0 1",
+            "2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/2KR3R w - - 0 1",
+        ] {
+            let pos = <Position as sente::game::Game>::from_text(fen).unwrap();
+            assert_eq!(
+                evaluate_from_scratch(&one, SimdLevel::Scalar, &pos),
+                evaluate_from_scratch(&four, SimdLevel::Scalar, &pos),
+                "{fen}"
+            );
+            positions += 1;
+        }
+        assert_eq!(positions, 5);
+        let fewer = trained.arch.with_king_buckets(1);
+        let four_path = dir.join("four.nnue");
+        std::fs::write(&four_path, quantize(&start.net, "four").0).unwrap();
+        let error = initial_net::<Position>(&four_path, &fewer, true)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("give --king-buckets 4"), "{error}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -14,6 +14,7 @@ use tuner::checkpoint::Checkpoint;
 use tuner::data::{load_games, validation_set, Filter, TargetBlend};
 use tuner::evaluate::{classical_loss, quantized_loss};
 use tuner::fit_classical::{fit_classical, FitConfig, FitOptions};
+use tuner::model::FloatNet;
 use tuner::quantize::quantize;
 use tuner::schedule::LrSchedule;
 use tuner::trainer::DEFAULT_WEIGHT_DECAY;
@@ -88,6 +89,12 @@ enum Command {
         /// (128). The net header records it; a resume must give the same width.
         #[arg(long, value_parser = supported_l1)]
         l1: Option<usize>,
+        /// King buckets of the net (1, 2 or 4: the king's regions grouped into that many sets
+        /// of feature rows); default: the --init net's, else the game's default (1). A run
+        /// started from a net with fewer buckets begins with each bucket a copy of the rows it
+        /// covers (the same function); the net header records it, and a resume must give it.
+        #[arg(long, value_parser = supported_king_buckets)]
+        king_buckets: Option<usize>,
         /// Start from this net file's weights instead of random ones: fine-tuning a promoted net
         /// on new data (usually with a lower learning rate). Its width is the run's width unless
         /// --l1 says otherwise (then refused). A resume continues from the checkpoint, which
@@ -164,9 +171,10 @@ fn quantize_checkpoint<G: NnueGame>(checkpoint: &Path, out: &Path, name: &str) -
     Network::from_bytes(&bytes, &G::ARCH).context("the quantized net does not load back")?;
     std::fs::write(out, bytes).with_context(|| format!("writing {}", out.display()))?;
     println!(
-        "wrote {} (l1 {}; {} of {} weights clipped)",
+        "wrote {} (l1 {}, {} king bucket(s); {} of {} weights clipped)",
         out.display(),
         net.arch.l1,
+        net.arch.king_buckets,
         report.clipped,
         report.total
     );
@@ -197,19 +205,28 @@ fn eval_model<G: NnueGame>(model: &Path, data: &[PathBuf], lambda: f32) -> Resul
         .context("writing to standard output")?;
         return Ok(());
     }
-    let batch = validation_set::<G>(&games, &Filter::default(), &blend, usize::MAX);
+    // The model first: its king buckets decide the features of the positions.
+    enum Model {
+        Quantized(Network),
+        Float(FloatNet),
+    }
+    let loaded = if model.extension().is_some_and(|e| e == "nnue") {
+        check_regular_file(model)?;
+        Model::Quantized(Network::load(model, &G::ARCH)?)
+    } else {
+        Model::Float(net_from_checkpoint::<G>(&Checkpoint::load(model)?)?)
+    };
+    let king_buckets = match &loaded {
+        Model::Quantized(net) => net.arch().king_buckets,
+        Model::Float(net) => net.arch.king_buckets,
+    };
+    let batch = validation_set::<G>(&games, &Filter::default(), &blend, king_buckets, usize::MAX);
     if batch.is_empty() {
         return Err(no_position());
     }
-    let loss = if model.extension().is_some_and(|e| e == "nnue") {
-        check_regular_file(model)?;
-        let net = Network::load(model, &G::ARCH)?;
-        quantized_loss(&net, &batch)
-    } else {
-        mean_loss(
-            &net_from_checkpoint::<G>(&Checkpoint::load(model)?)?,
-            &batch,
-        )
+    let loss = match &loaded {
+        Model::Quantized(net) => quantized_loss(net, &batch),
+        Model::Float(net) => mean_loss(net, &batch),
     };
     writeln!(
         out,
@@ -245,6 +262,7 @@ fn run() -> Result<()> {
             no_factors,
             mirror,
             l1,
+            king_buckets,
             init,
         } => {
             if mirror && game == GameKind::Chess {
@@ -277,8 +295,13 @@ fn run() -> Result<()> {
                 factors: !no_factors,
                 l1: match (l1, &init) {
                     (Some(l1), _) => l1,
-                    (None, Some(path)) => net_file_width(path)?,
+                    (None, Some(path)) => net_file_arch(path)?.l1,
                     (None, None) => dispatch_game!(game, G => G::ARCH.l1),
+                },
+                king_buckets: match (king_buckets, &init) {
+                    (Some(buckets), _) => buckets,
+                    (None, Some(path)) => net_file_arch(path)?.king_buckets,
+                    (None, None) => dispatch_game!(game, G => G::ARCH.king_buckets),
                 },
                 init,
             };
@@ -354,12 +377,13 @@ fn main() {
     }
 }
 
-/// The hidden width a net file's header declares (the run's width for `--init` without `--l1`).
-fn net_file_width(path: &Path) -> Result<usize> {
+/// The architecture a net file's header declares (the run's width and king buckets for `--init`
+/// without `--l1` / `--king-buckets`).
+fn net_file_arch(path: &Path) -> Result<Architecture> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let header = sente::nnue::format::NetHeader::parse(&bytes)
         .with_context(|| format!("{} is not a net file", path.display()))?;
-    Ok(header.arch.l1)
+    Ok(header.arch)
 }
 
 /// Runs rayon's work on `threads` threads.
@@ -389,6 +413,18 @@ fn supported_l1(text: &str) -> Result<usize, String> {
         ));
     }
     Ok(l1)
+}
+
+/// `--king-buckets`: a king-bucket count the engine supports (`arch::SUPPORTED_KING_BUCKETS`).
+fn supported_king_buckets(text: &str) -> Result<usize, String> {
+    let buckets = text.parse::<usize>().map_err(|e| e.to_string())?;
+    if !Architecture::is_supported_king_buckets(buckets) {
+        return Err(format!(
+            "not a supported king-bucket count (supported: {:?})",
+            sente::nnue::arch::SUPPORTED_KING_BUCKETS
+        ));
+    }
+    Ok(buckets)
 }
 
 /// Superbatch counts: at least 1.

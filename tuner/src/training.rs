@@ -14,7 +14,7 @@ use crate::trainer::Trainer;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use sente::nnue::arch::SUPPORTED_L1;
+use sente::nnue::arch::{SUPPORTED_KING_BUCKETS, SUPPORTED_L1};
 use sente::nnue::{Architecture, NnueGame};
 use sente_data::stored_game::StoredGame;
 use std::io::IsTerminal;
@@ -46,21 +46,34 @@ pub struct TrainConfig {
     /// or another of `arch::SUPPORTED_L1`. The checkpoint records the architecture; a resume
     /// must ask for the same width.
     pub l1: usize,
+    /// King buckets of the net (`tuner train --king-buckets`): the game's default
+    /// (`NnueGame::ARCH.king_buckets`, 1) or another of `arch::SUPPORTED_KING_BUCKETS`. Like the
+    /// width, the checkpoint records it.
+    pub king_buckets: usize,
     /// Start from this net file's weights (`tuner train --init`, fine-tuning) instead of random
     /// ones; a resumed run continues from its checkpoint.
     pub init: Option<PathBuf>,
 }
 
 impl TrainConfig {
-    /// The architecture this run trains: game `G`'s at width `l1`, or an error naming the
-    /// supported widths.
+    /// The architecture this run trains: game `G`'s at width `l1` with `king_buckets` buckets,
+    /// or an error naming the supported ones.
     pub fn arch<G: NnueGame>(&self) -> Result<Architecture> {
-        let arch = G::ARCH.with_l1(self.l1);
+        let arch = G::ARCH
+            .with_l1(self.l1)
+            .with_king_buckets(self.king_buckets);
         if !Architecture::is_supported_l1(self.l1) {
             bail!(
                 "--l1 {}: not a supported hidden width (supported: {})",
                 self.l1,
                 Architecture::supported_l1_text()
+            );
+        }
+        if !Architecture::is_supported_king_buckets(self.king_buckets) {
+            bail!(
+                "--king-buckets {}: not a supported bucket count (supported: {:?})",
+                self.king_buckets,
+                SUPPORTED_KING_BUCKETS
             );
         }
         Ok(arch)
@@ -160,17 +173,24 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
     let mut val_games = load_games::<G>(&config.val)?;
     val_games.extend(held_out);
     eprintln!(
-        "tuner: {} training games, {} validation games; {} net, l1 {}",
+        "tuner: {} training games, {} validation games; {} net, l1 {}, {} king bucket(s)",
         games.len(),
         val_games.len(),
         G::NAME,
-        arch.l1
+        arch.l1,
+        arch.king_buckets
     );
-    let val = validation_set::<G>(&val_games, &config.filter, &blend, 200_000);
+    let val = validation_set::<G>(
+        &val_games,
+        &config.filter,
+        &blend,
+        arch.king_buckets,
+        200_000,
+    );
 
     let init = match &config.init {
         Some(path) => {
-            let start = initial_net::<G>(path, arch.l1, config.factors)?;
+            let start = initial_net::<G>(path, &arch, config.factors)?;
             eprintln!(
                 "tuner: starting from {} ({} weights beyond the clip ±{WEIGHT_CLIP} clamped)",
                 path.display(),
@@ -190,15 +210,30 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
             let cp = Checkpoint::load(path)?;
             if cp.game == G::NAME && cp.arch != arch.to_string() {
                 if let Some(trained) = checkpoint_arch::<G>(&cp) {
+                    if trained.king_buckets == arch.king_buckets {
+                        bail!(
+                            "{} holds a run of a {} net {} wide (--l1 {}), not {} (--l1 {}): \
+                             resume with --l1 {}, or train the new width into another --out \
+                             directory",
+                            path.display(),
+                            G::NAME,
+                            trained.l1,
+                            trained.l1,
+                            arch.l1,
+                            arch.l1,
+                            trained.l1
+                        );
+                    }
                     bail!(
-                        "{} holds a run of a {} net {} wide (--l1 {}), not {} (--l1 {}): resume \
-                         with --l1 {}, or train the new width into another --out directory",
+                        "{} holds a run of a {} net with {} king bucket(s) (--king-buckets {}), \
+                         not {}: resume with --king-buckets {} --l1 {}, or train the new net \
+                         into another --out directory",
                         path.display(),
                         G::NAME,
-                        trained.l1,
-                        trained.l1,
-                        arch.l1,
-                        arch.l1,
+                        trained.king_buckets,
+                        trained.king_buckets,
+                        arch.king_buckets,
+                        trained.king_buckets,
                         trained.l1
                     );
                 }
@@ -257,7 +292,14 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
         }
     };
     let mut trainer = Trainer::new(net, optimizer, config.threads);
-    let mut stream = BatchStream::<G>::new(&games, config.filter, blend, config.seed, state.stream);
+    let mut stream = BatchStream::<G>::new(
+        &games,
+        config.filter,
+        blend,
+        arch.king_buckets,
+        config.seed,
+        state.stream,
+    );
     let mut batch = Batch::new();
 
     let total_batches = config.superbatches as u64 * config.batches_per_superbatch as u64;
@@ -360,15 +402,19 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
     Ok(state)
 }
 
-/// The architecture a checkpoint of game `G` was trained with: `G::ARCH` or the width variant
-/// whose description it records; `None` for another game or architecture.
+/// The architecture a checkpoint of game `G` was trained with: `G::ARCH` or the width and
+/// king-bucket variant whose description it records; `None` for another game or architecture.
 pub fn checkpoint_arch<G: NnueGame>(cp: &Checkpoint) -> Option<Architecture> {
     if cp.game != G::NAME {
         return None;
     }
     std::iter::once(G::ARCH.l1)
         .chain(SUPPORTED_L1.iter().copied())
-        .map(|l1| G::ARCH.with_l1(l1))
+        .flat_map(|l1| {
+            SUPPORTED_KING_BUCKETS
+                .iter()
+                .map(move |&buckets| G::ARCH.with_l1(l1).with_king_buckets(buckets))
+        })
         .find(|arch| cp.arch == arch.to_string())
 }
 

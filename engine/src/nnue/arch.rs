@@ -5,12 +5,14 @@
 //! bucket, `l1` outputs per perspective), the two perspectives concatenated (side to move first),
 //! an activation, and one output neuron chosen from `output_buckets`.
 //!
-//! Each game has one *default* architecture (`CHESS`, `SHOGI`) and its *width variants*: the same
-//! network with another hidden width `l1`, one of `SUPPORTED_L1`. A wider net learns more from
-//! more data and costs more per evaluation; every other part (feature set, buckets, activation,
-//! quantization) is the game's. Nets carry their width in the header, and the engine sizes its
-//! buffers from the net it loads (`Architecture::check_variant` says what it accepts); the tuner
-//! trains any supported width (`tuner train --l1 N`).
+//! Each game has one *default* architecture (`CHESS`, `SHOGI`) and its *variants*: the same
+//! network with another hidden width `l1` (one of `SUPPORTED_L1`) and/or another number of king
+//! buckets (one of `SUPPORTED_KING_BUCKETS`). A wider net, or one with more buckets, learns more
+//! from more data; width also costs more per evaluation, buckets only memory and some refreshes.
+//! Every other part (feature set, output buckets, activation, quantization) is the game's. Nets
+//! carry both in the header, and the engine sizes its buffers and indexes its features from the
+//! net it loads (`Architecture::check_variant` says what it accepts); the tuner trains any
+//! supported variant (`tuner train --l1 N --king-buckets K`).
 
 use crate::game_kind::GameKind;
 use std::fmt;
@@ -82,6 +84,22 @@ impl Architecture {
         Self { l1, ..self }
     }
 
+    /// This architecture with `king_buckets` king buckets (the king regions grouped into that
+    /// many sets of feature rows), all else unchanged. Whether the engine runs it is
+    /// `SUPPORTED_KING_BUCKETS`'s to say (`check_variant`).
+    pub const fn with_king_buckets(self, king_buckets: usize) -> Self {
+        Self {
+            king_buckets,
+            ..self
+        }
+    }
+
+    /// Whether a net with `king_buckets` buckets can be run (and trained): one of
+    /// `SUPPORTED_KING_BUCKETS`.
+    pub fn is_supported_king_buckets(king_buckets: usize) -> bool {
+        SUPPORTED_KING_BUCKETS.contains(&king_buckets)
+    }
+
     /// Whether a net `l1` wide can be run (and trained): one of `SUPPORTED_L1`.
     pub fn is_supported_l1(l1: usize) -> bool {
         SUPPORTED_L1.contains(&l1)
@@ -103,9 +121,10 @@ impl Architecture {
 
     /// Checks that a net of architecture `net` can run where this architecture is expected
     /// (`self` is normally a game's default, `NnueGame::ARCH`): `net` is `self` itself, or a
-    /// width variant of it — identical in game, feature set, inputs, king buckets, output
-    /// buckets, activation, QA, QB and scale, with `l1` one of `SUPPORTED_L1`. `Err` says what
-    /// differs, for `NetFormatError::WrongArchitecture`.
+    /// variant of it — identical in game, feature set, inputs, output buckets, activation, QA, QB
+    /// and scale, with `l1` one of `SUPPORTED_L1` and `king_buckets` one of
+    /// `SUPPORTED_KING_BUCKETS`. `Err` says what differs, for
+    /// `NetFormatError::WrongArchitecture`.
     pub fn check_variant(&self, net: &Architecture) -> Result<(), String> {
         if net == self {
             return Ok(());
@@ -123,11 +142,6 @@ impl Architecture {
             format!("#{}", self.feature_set),
         );
         differ("inputs", net.inputs.to_string(), self.inputs.to_string());
-        differ(
-            "king buckets",
-            net.king_buckets.to_string(),
-            self.king_buckets.to_string(),
-        );
         differ(
             "output buckets",
             net.output_buckets.to_string(),
@@ -152,11 +166,24 @@ impl Architecture {
                 Self::supported_l1_text()
             ));
         }
+        if net.king_buckets != self.king_buckets
+            && !Self::is_supported_king_buckets(net.king_buckets)
+        {
+            differences.push(format!(
+                "{} king buckets are not supported (supported: {})",
+                net.king_buckets,
+                SUPPORTED_KING_BUCKETS
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         if differences.is_empty() {
             return Ok(());
         }
         Err(format!(
-            "{}; file: {net}; engine: {self} or its width variants",
+            "{}; file: {net}; engine: {self} or its width and king-bucket variants",
             differences.join("; ")
         ))
     }
@@ -194,6 +221,13 @@ impl fmt::Display for Architecture {
 /// SIMD level; at QA 255 and output weights within ±127 (the tuner's clip) no trained net comes
 /// near that, and the tuner warns when a quantized bucket could.
 pub const SUPPORTED_L1: &[usize] = &[128, 256, 384, 512, 768, 1024];
+
+/// The king-bucket counts (`Architecture::king_buckets`) the engine runs and the tuner trains, in
+/// both games: each game's feature indexing sorts the perspective's king into one of four
+/// regions, and the bucket count groups them (1: one set of feature rows for every king square,
+/// 2: two groups, 4: each region its own; `nnue::chess_features`, `nnue::shogi_features`). Every
+/// net shipped before the king-bucket variants has 1.
+pub const SUPPORTED_KING_BUCKETS: &[usize] = &[1, 2, 4];
 
 /// The default hidden width of both games' nets, what `tuner train` makes without `--l1`: every
 /// shogi net and chess gens 1–9 are this wide. Wider variants are for larger pools: chess gen 10
@@ -258,7 +292,7 @@ mod tests {
     }
 
     #[test]
-    fn width_variants_are_accepted_and_anything_else_is_refused_with_its_reason() {
+    fn width_and_bucket_variants_are_accepted_and_anything_else_is_refused_with_its_reason() {
         for arch in [CHESS, SHOGI] {
             for &l1 in SUPPORTED_L1 {
                 assert_eq!(arch.check_variant(&arch.with_l1(l1)), Ok(()), "{l1}");
@@ -285,6 +319,23 @@ mod tests {
         let other_quantization = Architecture { qa: 127, ..CHESS };
         let error = CHESS.check_variant(&other_quantization).unwrap_err();
         assert!(error.contains("qa 127, expected 255"), "{error}");
+        for arch in [CHESS, SHOGI] {
+            for &buckets in SUPPORTED_KING_BUCKETS {
+                let variant = arch.with_l1(256).with_king_buckets(buckets);
+                assert_eq!(arch.check_variant(&variant), Ok(()), "{buckets}");
+                assert_eq!(variant.feature_rows(), arch.inputs * buckets);
+            }
+            for buckets in [0, 3, 8] {
+                let error = arch
+                    .check_variant(&arch.with_king_buckets(buckets))
+                    .unwrap_err();
+                assert!(
+                    error.contains(&format!("{buckets} king buckets are not supported"))
+                        && error.contains("1, 2, 4"),
+                    "{error}"
+                );
+            }
+        }
         // An architecture accepts itself even at a width outside the set (test nets, 32 wide).
         let tiny = CHESS.with_l1(32);
         assert_eq!(tiny.check_variant(&tiny), Ok(()));

@@ -10,14 +10,14 @@
 //! - the king region comes from the perspective's (flipped, mirrored) king square:
 //!   0 = back rank on files f–h (a castled king: short, or long after the mirror),
 //!   1 = back rank on file e (a king on its home square, d or e), 2 = second or third rank,
-//!   3 = anywhere further up; the architecture's `king_buckets` (1, 2 or 4) groups regions into
-//!   buckets (`REGION_BUCKET`);
-//! - the king key is `mirror * KING_BUCKETS + bucket` (the refresh cache holds one accumulator
-//!   per key).
+//!   3 = anywhere further up; the net's `king_buckets` (1, 2 or 4, read from its header) groups
+//!   regions into buckets (`region_bucket`);
+//! - the king key is `bucket * 2 + mirror` (the refresh cache holds one accumulator per key), so
+//!   a key names its bucket and mirror whatever the net's bucket count.
 //!
 //! Output bucket: `(pieces on the board − 2) / 4`, clamped to 0..7.
 
-use super::arch::CHESS;
+use super::arch::{CHESS, SUPPORTED_KING_BUCKETS};
 use super::features::{FeatureChanges, NnueGame, MAX_ACTIVE, MAX_CHANGED};
 use crate::chess::bitboard::pop_lsb;
 use crate::chess::types::{file_of, piece_kind, piece_side, rank_of, PieceKind, Square};
@@ -26,19 +26,24 @@ use crate::game::Side;
 
 /// Features per king bucket.
 pub const INPUTS: usize = 768;
-/// King buckets (from the architecture declaration).
-pub const KING_BUCKETS: usize = CHESS.king_buckets;
-/// The bucket of each king region (back rank f–h, back rank e, ranks 2–3, further up) for the
-/// declared number of buckets: 4 keeps the regions apart, 2 splits back rank / up the board, 1
-/// merges them (only the mirror is left).
-const REGION_BUCKET: [usize; 4] = match KING_BUCKETS {
-    1 => [0, 0, 0, 0],
-    2 => [0, 0, 1, 1],
-    4 => [0, 1, 2, 3],
-    _ => panic!("chess king buckets must be 1, 2 or 4"),
-};
-/// King keys: bucket × mirror.
-pub const KING_KEYS: usize = 2 * KING_BUCKETS;
+/// The most king buckets a chess net may have.
+pub const MAX_KING_BUCKETS: usize = 4;
+/// King keys at the most buckets: bucket × mirror.
+pub const KING_KEYS: usize = 2 * MAX_KING_BUCKETS;
+
+const _: () = assert!(SUPPORTED_KING_BUCKETS[SUPPORTED_KING_BUCKETS.len() - 1] == MAX_KING_BUCKETS);
+
+/// The bucket of king region `region` (0 back rank f–h, 1 back rank e, 2 ranks 2–3, 3 further
+/// up) in a net with `king_buckets` buckets: 4 keeps the regions apart, 2 splits the back rank from
+/// the rest of the board, 1 merges them (only the mirror is left).
+#[inline(always)]
+pub const fn region_bucket(king_buckets: usize, region: usize) -> usize {
+    match king_buckets {
+        1 => 0,
+        2 => region / 2,
+        _ => region,
+    }
+}
 /// Output buckets.
 pub const OUTPUT_BUCKETS: usize = 8;
 
@@ -54,9 +59,10 @@ const fn flip(perspective: Side) -> u8 {
     }
 }
 
-/// The king key of `perspective` whose king stands on `king_sq`.
+/// The king key of `perspective` whose king stands on `king_sq`, in a net with `king_buckets`
+/// king buckets.
 #[inline]
-pub const fn king_key_for(perspective: Side, king_sq: Square) -> usize {
+pub const fn king_key_for(perspective: Side, king_sq: Square, king_buckets: usize) -> usize {
     let rel = king_sq ^ flip(perspective);
     let mirror = file_of(rel) < 4;
     let rel = if mirror { rel ^ 7 } else { rel };
@@ -66,7 +72,7 @@ pub const fn king_key_for(perspective: Side, king_sq: Square) -> usize {
         1 | 2 => 2,
         _ => 3,
     };
-    mirror as usize * KING_BUCKETS + REGION_BUCKET[region]
+    region_bucket(king_buckets, region) * 2 + mirror as usize
 }
 
 /// The feature of a piece (`owner`, `kind`) on `sq` for `perspective` with king key `king_key`.
@@ -78,25 +84,27 @@ pub const fn feature(
     kind: PieceKind,
     sq: Square,
 ) -> u32 {
-    let (mirror, bucket) = if king_key >= KING_BUCKETS {
-        (7, king_key - KING_BUCKETS)
-    } else {
-        (0, king_key)
-    };
+    let (mirror, bucket) = ((king_key as u8 & 1) * 7, king_key >> 1);
     let rel = (sq ^ flip(perspective) ^ mirror) as usize;
     let colour = (owner as usize) ^ (perspective as usize);
     (bucket * INPUTS + colour * 384 + kind as usize * 64 + rel) as u32
 }
 
-/// The king key of `perspective` in `pos`.
+/// The king key of `perspective` in `pos`, in a net with `king_buckets` king buckets.
 #[inline]
-pub fn king_key(pos: &Position, perspective: Side) -> usize {
-    king_key_for(perspective, pos.king_square(perspective))
+pub fn king_key(pos: &Position, perspective: Side, king_buckets: usize) -> usize {
+    king_key_for(perspective, pos.king_square(perspective), king_buckets)
 }
 
-/// Writes the active features of `perspective` into `out` and returns their number.
-pub fn active_features(pos: &Position, perspective: Side, out: &mut [u32; MAX_ACTIVE]) -> usize {
-    let key = king_key(pos, perspective);
+/// Writes the active features of `perspective` (for a net with `king_buckets` king buckets) into
+/// `out` and returns their number.
+pub fn active_features(
+    pos: &Position,
+    perspective: Side,
+    king_buckets: usize,
+    out: &mut [u32; MAX_ACTIVE],
+) -> usize {
+    let key = king_key(pos, perspective, king_buckets);
     let mut n = 0;
     for owner in [Side::First, Side::Second] {
         for kind in PieceKind::ALL {
@@ -157,12 +165,22 @@ impl NnueGame for Position {
     type Classical = ClassicalEval;
 
     #[inline]
-    fn king_key(&self, perspective: Side) -> usize {
-        king_key(self, perspective)
+    fn region_bucket(king_buckets: usize, region: usize) -> usize {
+        region_bucket(king_buckets, region)
     }
 
-    fn active_features(&self, perspective: Side, out: &mut [u32; MAX_ACTIVE]) -> usize {
-        active_features(self, perspective, out)
+    #[inline]
+    fn king_key(&self, perspective: Side, king_buckets: usize) -> usize {
+        king_key(self, perspective, king_buckets)
+    }
+
+    fn active_features(
+        &self,
+        perspective: Side,
+        king_buckets: usize,
+        out: &mut [u32; MAX_ACTIVE],
+    ) -> usize {
+        active_features(self, perspective, king_buckets, out)
     }
 
     #[inline]
@@ -231,32 +249,59 @@ mod tests {
     #[test]
     fn king_keys_follow_the_documented_buckets_and_mirror() {
         let sq = |name: &str| crate::chess::types::parse_square(name).unwrap();
-        let bucket = |region: usize| REGION_BUCKET[region];
-        // White: g1 / f1 castled, e1 home, f3 low, h5 up the board; files a-d mirror.
-        assert_eq!(king_key_for(Side::First, sq("g1")), bucket(0));
-        assert_eq!(king_key_for(Side::First, sq("f1")), bucket(0));
-        assert_eq!(king_key_for(Side::First, sq("e1")), bucket(1));
-        assert_eq!(king_key_for(Side::First, sq("f3")), bucket(2));
-        assert_eq!(king_key_for(Side::First, sq("h5")), bucket(3));
-        assert_eq!(
-            king_key_for(Side::First, sq("b1")),
-            KING_BUCKETS + bucket(0)
-        );
-        assert_eq!(
-            king_key_for(Side::First, sq("d1")),
-            KING_BUCKETS + bucket(1)
-        );
-        // Black sees its own back rank as rank 1.
-        assert_eq!(king_key_for(Side::Second, sq("g8")), bucket(0));
-        assert_eq!(
-            king_key_for(Side::Second, sq("c8")),
-            KING_BUCKETS + bucket(0)
-        );
-        assert_eq!(king_key_for(Side::Second, sq("e1")), bucket(3));
-        // Every key is in range, and every bucket is used.
-        let keys: std::collections::HashSet<usize> =
-            (0..64u8).map(|s| king_key_for(Side::First, s)).collect();
-        assert_eq!(keys.len(), KING_KEYS);
+        for &buckets in SUPPORTED_KING_BUCKETS {
+            let key = |region: usize, mirror: usize| region_bucket(buckets, region) * 2 + mirror;
+            let first = |name: &str| king_key_for(Side::First, sq(name), buckets);
+            // White: g1 / f1 castled, e1 home, f3 low, h5 up the board; files a-d mirror.
+            assert_eq!(first("g1"), key(0, 0));
+            assert_eq!(first("f1"), key(0, 0));
+            assert_eq!(first("e1"), key(1, 0));
+            assert_eq!(first("f3"), key(2, 0));
+            assert_eq!(first("h5"), key(3, 0));
+            assert_eq!(first("b1"), key(0, 1));
+            assert_eq!(first("d1"), key(1, 1));
+            // Black sees its own back rank as rank 1.
+            let second = |name: &str| king_key_for(Side::Second, sq(name), buckets);
+            assert_eq!(second("g8"), key(0, 0));
+            assert_eq!(second("c8"), key(0, 1));
+            assert_eq!(second("e1"), key(3, 0));
+            // Every key is in range, and every bucket and mirror is used.
+            let keys: std::collections::HashSet<usize> = (0..64u8)
+                .map(|s| king_key_for(Side::First, s, buckets))
+                .collect();
+            assert_eq!(keys.len(), 2 * buckets, "{buckets} buckets");
+            assert!(keys.iter().all(|&k| k < 2 * buckets && k < KING_KEYS));
+        }
+        // One bucket: the key is the mirror alone, as in every net before bucket variants.
+        assert_eq!(king_key_for(Side::First, sq("g1"), 1), 0);
+        assert_eq!(king_key_for(Side::First, sq("a8"), 1), 1);
+        // Two buckets: back rank (f-h and e) against the rest.
+        assert_eq!(region_bucket(2, 1), 0);
+        assert_eq!(region_bucket(2, 2), 1);
+    }
+
+    #[test]
+    fn bucketed_features_of_one_position_differ_only_in_their_bucket_block() {
+        let pos = crate::chess::fen::parse_fen("r3k2r/pp3ppp/8/3q4/8/5N2/PPP1KPPP/R6R w kq - 0 1")
+            .unwrap();
+        let mut one = [0u32; MAX_ACTIVE];
+        let mut four = [0u32; MAX_ACTIVE];
+        for perspective in [Side::First, Side::Second] {
+            let n = active_features(&pos, perspective, 1, &mut one);
+            let m = active_features(&pos, perspective, 4, &mut four);
+            assert_eq!(n, m);
+            let bucket = king_key(&pos, perspective, 4) >> 1;
+            for (a, b) in one[..n].iter().zip(&four[..n]) {
+                assert_eq!(
+                    *b as usize,
+                    bucket * INPUTS + *a as usize,
+                    "{perspective:?}"
+                );
+            }
+        }
+        // White's king on e2 is in region 2 (ranks 2-3); Black's on e8 in region 1.
+        assert_eq!(king_key(&pos, Side::First, 4) >> 1, 2);
+        assert_eq!(king_key(&pos, Side::Second, 4) >> 1, 1);
     }
 
     #[test]
@@ -291,20 +336,8 @@ mod tests {
         assert!(feature(Side::First, 0, Side::Second, PieceKind::Pawn, e7) >= 384);
         // Mirrored keys mirror files: a2 with the mirror is h2 without it.
         assert_eq!(
-            feature(
-                Side::First,
-                KING_BUCKETS + REGION_BUCKET[2],
-                Side::First,
-                PieceKind::Rook,
-                8
-            ),
-            feature(
-                Side::First,
-                REGION_BUCKET[2],
-                Side::First,
-                PieceKind::Rook,
-                15
-            )
+            feature(Side::First, 2 * 2 + 1, Side::First, PieceKind::Rook, 8),
+            feature(Side::First, 2 * 2, Side::First, PieceKind::Rook, 15)
         );
     }
 }

@@ -39,6 +39,8 @@ pub struct NnueEval<G: NnueGame> {
     net: Arc<Network>,
     level: SimdLevel,
     l1: usize,
+    /// The net's king buckets (its header's): what the king keys are computed for.
+    king_buckets: usize,
     /// `[STACK_PLIES + 1][2][l1]`: node, perspective, values.
     accumulators: AlignedBuffer,
     nodes: Vec<Node<G::Delta>>,
@@ -54,9 +56,9 @@ pub struct NnueEval<G: NnueGame> {
 }
 
 impl<G: NnueGame> NnueEval<G> {
-    /// An evaluator for `net`, which must have this game's architecture or one of its width
-    /// variants (`Architecture::check_variant`). Every buffer is sized here, from the net's own
-    /// width, once.
+    /// An evaluator for `net`, which must have this game's architecture or one of its width and
+    /// king-bucket variants (`Architecture::check_variant`). Every buffer is sized here, from the
+    /// net's own width, once.
     pub fn new(net: Arc<Network>) -> Result<Self, NetFormatError> {
         if net.arch().game_id != G::ARCH.game_id {
             return Err(NetFormatError::WrongGame {
@@ -74,6 +76,7 @@ impl<G: NnueGame> NnueEval<G> {
         Ok(Self {
             level: SimdLevel::detected(),
             l1,
+            king_buckets: net.arch().king_buckets,
             accumulators: AlignedBuffer::zeroed((STACK_PLIES + 1) * 2 * l1),
             nodes: vec![Node::default(); STACK_PLIES + 1],
             depth: 0,
@@ -201,8 +204,8 @@ impl<G: NnueGame> Evaluator<G> for NnueEval<G> {
         self.nodes[0] = Node {
             delta: G::Delta::default(),
             king_keys: [
-                root.king_key(Side::First) as u8,
-                root.king_key(Side::Second) as u8,
+                root.king_key(Side::First, self.king_buckets) as u8,
+                root.king_key(Side::Second, self.king_buckets) as u8,
             ],
             computed: [false; 2],
             hash: root.hash(),
@@ -224,8 +227,8 @@ impl<G: NnueGame> Evaluator<G> for NnueEval<G> {
         self.nodes[self.depth] = Node {
             delta: *child.delta(),
             king_keys: [
-                child.king_key(Side::First) as u8,
-                child.king_key(Side::Second) as u8,
+                child.king_key(Side::First, self.king_buckets) as u8,
+                child.king_key(Side::Second, self.king_buckets) as u8,
             ],
             computed: [false; 2],
             hash: child.hash(),
@@ -255,7 +258,7 @@ impl<G: NnueGame> Evaluator<G> for NnueEval<G> {
             Side::Second => (second, first),
         };
         let bucket = pos.output_bucket().min(G::ARCH.output_buckets - 1);
-        // The net is a width variant of the game's architecture (checked in `new`): its
+        // The net is a variant of the game's architecture (checked in `new`): its
         // quantization constants are the game's, known here.
         self.net
             .output_as(&G::ARCH, self.level, us, them, bucket)
@@ -272,8 +275,8 @@ pub fn evaluate_from_scratch<G: NnueGame>(net: &Network, level: SimdLevel, pos: 
 
 /// `evaluate_from_scratch` with the accumulators in `buffer` (resized to `2 × l1` once): the
 /// "full refresh" of the benchmarks and of the tuner's checks. `net` must have `G`'s
-/// architecture or a width variant of it (as every net loaded with `G::ARCH` has); another is a
-/// programming error.
+/// architecture or a width or king-bucket variant of it (as every net loaded with `G::ARCH`
+/// has); another is a programming error.
 pub fn evaluate_from_scratch_in<G: NnueGame>(
     net: &Network,
     level: SimdLevel,
@@ -288,7 +291,7 @@ pub fn evaluate_from_scratch_in<G: NnueGame>(
         .into_iter()
         .zip(buffer.chunks_exact_mut(l1))
     {
-        let n = pos.active_features(perspective, &mut features);
+        let n = pos.active_features(perspective, net.arch().king_buckets, &mut features);
         apply_changes(net, level, dst, net.ft_bias(), &features[..n], &[]);
     }
     let (first, second) = buffer.split_at(l1);
@@ -303,19 +306,19 @@ pub fn evaluate_from_scratch_in<G: NnueGame>(
 
 /// The accumulator of `perspective` in `pos` summed in plain scalar code straight from the
 /// weight rows (an independent reference for tests). `net` must have `G`'s architecture or a
-/// width variant of it.
+/// width or king-bucket variant of it.
 pub fn accumulator_reference<G: NnueGame>(net: &Network, pos: &G, perspective: Side) -> Vec<i16> {
     assert_game_net::<G>(net);
     let mut acc = net.ft_bias().to_vec();
     let mut features = [0u32; MAX_ACTIVE];
-    let n = pos.active_features(perspective, &mut features);
+    let n = pos.active_features(perspective, net.arch().king_buckets, &mut features);
     for &f in &features[..n] {
         simd::update_in_place_scalar(&mut acc, &[net.ft_row(f as usize)], &[]);
     }
     acc
 }
 
-/// Panics unless `net` is a net of `G` (its architecture or a width variant).
+/// Panics unless `net` is a net of `G` (its architecture or a variant of it).
 fn assert_game_net<G: NnueGame>(net: &Network) {
     if let Err(detail) = G::ARCH.check_variant(net.arch()) {
         panic!("a {} net is needed: {detail}", G::NAME);

@@ -79,6 +79,10 @@ impl<const N: usize> FeatureChanges<N> {
     }
 }
 
+/// King regions per perspective in both games' feature sets: the finest king bucketing, which
+/// every supported bucket count groups (`NnueGame::region_bucket`).
+pub const KING_REGIONS: usize = 4;
+
 /// A game with an NNUE feature set.
 ///
 /// A perspective's features depend on its *king key* (king bucket, and for chess the horizontal
@@ -86,20 +90,35 @@ impl<const N: usize> FeatureChanges<N> {
 /// features; when it changes, the perspective is rebuilt from the refresh cache, which keeps one
 /// accumulator per key together with the `Snapshot` of pieces it was computed for.
 pub trait NnueGame: Game {
-    /// The default architecture of this game's nets. A net may also be any width variant of
-    /// it (`Architecture::check_variant`), so sizes come from the net, not from here.
+    /// The default architecture of this game's nets. A net may also be any width or king-bucket
+    /// variant of it (`Architecture::check_variant`), so sizes come from the net, not from here.
     const ARCH: Architecture;
-    /// Number of distinct king keys per perspective (refresh-cache entries).
+    /// Number of distinct king keys per perspective at the most king buckets
+    /// (`SUPPORTED_KING_BUCKETS`): the refresh cache's entries. A net with fewer buckets uses
+    /// the first keys only.
     const KING_KEYS: usize;
     /// The pieces (board and hands) in a form cheap to compare with another snapshot.
     type Snapshot: Copy + Default + std::fmt::Debug + Send + Sync;
     /// This game's classical evaluator (the default until a net is loaded).
     type Classical: Evaluator<Self> + Default + std::fmt::Debug + Sync;
 
-    /// The king key (`< KING_KEYS`) of `perspective` in this position.
-    fn king_key(&self, perspective: Side) -> usize;
-    /// Writes the active features of `perspective` (rows, bucket included) and returns how many.
-    fn active_features(&self, perspective: Side, out: &mut [u32; MAX_ACTIVE]) -> usize;
+    /// The bucket of king region `region` (`< KING_REGIONS`) in a net with `king_buckets` king
+    /// buckets (one of `SUPPORTED_KING_BUCKETS`). Each bucket count groups whole buckets of the
+    /// next larger one, so a net with more buckets can start as an exact copy of one with fewer
+    /// (`tuner train --init NET --king-buckets N`).
+    fn region_bucket(king_buckets: usize, region: usize) -> usize;
+    /// The king key (`< KING_KEYS`) of `perspective` in this position, for a net with
+    /// `king_buckets` king buckets (one of `SUPPORTED_KING_BUCKETS`). The key names the bucket
+    /// itself (and any mirror), so the feature functions below need no bucket count.
+    fn king_key(&self, perspective: Side, king_buckets: usize) -> usize;
+    /// Writes the active features of `perspective` (rows, bucket included) for a net with
+    /// `king_buckets` king buckets and returns how many.
+    fn active_features(
+        &self,
+        perspective: Side,
+        king_buckets: usize,
+        out: &mut [u32; MAX_ACTIVE],
+    ) -> usize;
     /// The features that the move described by `delta` added and removed for `perspective`,
     /// whose king key is `king_key` both before and after the move.
     fn changed_features(
@@ -135,8 +154,9 @@ pub trait NnueGame: Game {
     /// games where that mirror is an exact symmetry of the rules and of the feature set (the
     /// trainer then also learns from each position's mirror image). `None`: no such symmetry
     /// (chess: castling rights are not symmetric; its features mirror by the king's file anyway).
-    fn mirrored_feature(feature: u32) -> Option<u32> {
-        let _ = feature;
+    /// `king_buckets` is the net's bucket count (the mirror may move a king to another bucket).
+    fn mirrored_feature(feature: u32, king_buckets: usize) -> Option<u32> {
+        let _ = (feature, king_buckets);
         None
     }
 }

@@ -192,8 +192,9 @@ impl NetHeader {
 }
 
 /// Checks a whole net file against the architecture the engine expects and returns its header.
-/// The file may have `expected` itself or any width variant of it (`Architecture::check_variant`):
-/// the payload is checked against the layout of the header's own architecture.
+/// The file may have `expected` itself or any width or king-bucket variant of it
+/// (`Architecture::check_variant`): the payload is checked against the layout of the header's
+/// own architecture.
 pub fn validate(bytes: &[u8], expected: &Architecture) -> Result<NetHeader, NetFormatError> {
     let header = validate_contents(bytes, expected)?;
     if !(bytes.as_ptr() as usize).is_multiple_of(ALIGN) {
@@ -255,8 +256,9 @@ pub struct QuantizedNet {
     pub out_bias: Vec<i32>,
 }
 
-/// Reads a complete net file (any alignment) of `expected` or one of its width variants, with
-/// every check of `validate`: the trainer starts a run from a net this way (`tuner train --init`).
+/// Reads a complete net file (any alignment) of `expected` or one of its width and king-bucket
+/// variants, with every check of `validate`: the trainer starts a run from a net this way
+/// (`tuner train --init`).
 pub fn read_net(bytes: &[u8], expected: &Architecture) -> Result<QuantizedNet, NetFormatError> {
     let header = validate_contents(bytes, expected)?;
     let arch = header.arch;

@@ -107,11 +107,12 @@ impl<G: NnueGame> GameEval<G> {
             GameEval::Nnue(eval) => {
                 let net = eval.network();
                 format!(
-                    "NNUE {} net '{}' from {} (l1 {}, {:?})",
+                    "NNUE {} net '{}' from {} (l1 {}{}, {:?})",
                     G::NAME,
                     net.header().name,
                     net.source(),
                     net.arch().l1,
+                    king_buckets_note(net.arch()),
                     eval.simd_level()
                 )
             }
@@ -150,5 +151,14 @@ impl<G: NnueGame> Evaluator<G> for GameEval<G> {
             GameEval::Classical(e) => e.evaluate(pos),
             GameEval::Nnue(e) => e.evaluate(pos),
         }
+    }
+}
+
+/// `", N king buckets"` for a net with more than one king bucket (nets with one, every net before
+/// the bucket variants, are described as before).
+pub fn king_buckets_note(arch: &super::Architecture) -> String {
+    match arch.king_buckets {
+        1 => String::new(),
+        n => format!(", {n} king buckets"),
     }
 }

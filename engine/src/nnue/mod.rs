@@ -20,7 +20,7 @@ pub mod simd;
 pub use arch::{Activation, Architecture};
 pub use embedded::default_network;
 pub use evaluator::{evaluate_from_scratch, evaluate_from_scratch_in, NnueEval};
-pub use features::{FeatureChanges, FeatureList, NnueGame, MAX_ACTIVE, MAX_CHANGED};
+pub use features::{FeatureChanges, FeatureList, NnueGame, KING_REGIONS, MAX_ACTIVE, MAX_CHANGED};
 pub use format::NetFormatError;
 pub use game_eval::{EvalChoice, GameEval};
 pub use network::{NetLoadError, Network};

@@ -76,7 +76,7 @@ pub fn resolve_net_path(path: &Path) -> PathBuf {
 }
 
 impl Network {
-    /// Validates `bytes` as a net of `arch` or of one of its width variants
+    /// Validates `bytes` as a net of `arch` or of one of its width and king-bucket variants
     /// (`Architecture::check_variant`); every size comes from the net's own header.
     fn new(bytes: NetBytes, arch: &Architecture, source: String) -> Result<Self, NetFormatError> {
         let header = format::validate(bytes.as_slice(), arch)?;
@@ -90,7 +90,8 @@ impl Network {
     }
 
     /// Memory-maps and validates a net file (relative paths resolved by `resolve_net_path`) of
-    /// architecture `arch` or one of its width variants; `arch()` is then the file's.
+    /// architecture `arch` or one of its width and king-bucket variants; `arch()` is then the
+    /// file's.
     pub fn load(path: &Path, arch: &Architecture) -> Result<Self, NetLoadError> {
         let resolved = resolve_net_path(path);
         let io = |source| NetLoadError::Io {
@@ -125,13 +126,13 @@ impl Network {
     }
 
     /// Uses a net embedded in the binary; `bytes` must be 64-byte aligned (see `AlignedBytes`).
-    /// As `load`, any width variant of `arch` is accepted.
+    /// As `load`, any width or king-bucket variant of `arch` is accepted.
     pub fn from_static(bytes: &'static [u8], arch: &Architecture) -> Result<Self, NetFormatError> {
         Self::new(NetBytes::Static(bytes), arch, "embedded".to_string())
     }
 
     /// Copies `bytes` into page-aligned memory and validates them (tests, freshly quantized nets).
-    /// As `load`, any width variant of `arch` is accepted.
+    /// As `load`, any width or king-bucket variant of `arch` is accepted.
     pub fn from_bytes(bytes: &[u8], arch: &Architecture) -> Result<Self, NetLoadError> {
         let mut map = MmapMut::map_anon(bytes.len().max(1)).map_err(|source| NetLoadError::Io {
             path: PathBuf::from("<memory>"),
@@ -215,7 +216,8 @@ impl Network {
     }
 
     /// `output` with the quantization constants taken from `arch`, which must have this net's
-    /// quantization (as a game's default architecture has for all its width variants). Called
+    /// quantization (as a game's default architecture has for all its width and king-bucket
+    /// variants). Called
     /// with a game's constant architecture, the divisions below compile to multiplications (a
     /// run-time divisor costs an integer division per evaluation); the width is the net's.
     #[inline(always)]

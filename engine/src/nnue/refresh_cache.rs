@@ -113,7 +113,7 @@ impl<G: NnueGame> RefreshCache<G> {
         perspective: Side,
         dst: &mut [i16],
     ) -> usize {
-        let key = pos.king_key(perspective);
+        let key = pos.king_key(perspective, net.arch().king_buckets);
         let slot = perspective.index() * G::KING_KEYS + key;
         let snapshot = pos.snapshot();
         G::snapshot_changes(

@@ -72,10 +72,11 @@ pub fn report_for<G: NnueGame>(pos: &G, net: Option<&Path>) -> Result<String, Ev
             let check = evaluate_from_scratch(&network, SimdLevel::Scalar, pos);
             let _ = writeln!(
                 out,
-                "nnue: {score:+} cp (net '{}' from {}, l1 {}, output bucket {}, {level:?}{})",
+                "nnue: {score:+} cp (net '{}' from {}, l1 {}{}, output bucket {}, {level:?}{})",
                 network.header().name,
                 network.source(),
                 network.arch().l1,
+                super::game_eval::king_buckets_note(network.arch()),
                 pos.output_bucket(),
                 if check == score {
                     ""

@@ -12,16 +12,19 @@
 //! - king region from the perspective's (rotated) king square: inside its own camp (the three
 //!   ranks nearest it) by file group, 0 = files 1–3, 1 = files 4–6, 2 = files 7–9 (from that
 //!   side's view: furibisha castles, central king, ibisha castles), and 3 = the king has left its
-//!   camp (entering-king play, a king chased up the board); the architecture's `king_buckets`
-//!   (1, 2 or 4) groups regions into buckets (`REGION_BUCKET`). No mirroring in the engine
-//!   (shogi openings are not left-right symmetric), but the rules are, so the trainer also learns
-//!   from each position's mirror image (`mirrored_feature`). The king key is the bucket.
+//!   camp (entering-king play, a king chased up the board); the net's `king_buckets` (1, 2 or 4,
+//!   read from its header) groups regions into buckets (`region_bucket`). No mirroring in the
+//!   engine (shogi openings are not left-right symmetric), but the rules are, so the trainer
+//!   also learns from each position's mirror image (`mirrored_feature`). The king key is the
+//!   bucket.
 //!
 //! Output bucket: the number of pieces in both hands, a measure of how far the game has gone
 //! (0: the opening, before the first exchange), mapped 0 → 0, 1 → 1, 2 → 2, 3–4 → 3, 5–6 → 4,
 //! 7–9 → 5, 10–13 → 6, 14 and more → 7.
 
-use super::arch::{SHOGI, SHOGI_BOARD_KINDS, SHOGI_HAND_FEATURES, SHOGI_HAND_MAX};
+use super::arch::{
+    SHOGI, SHOGI_BOARD_KINDS, SHOGI_HAND_FEATURES, SHOGI_HAND_MAX, SUPPORTED_KING_BUCKETS,
+};
 use super::features::{FeatureChanges, NnueGame, MAX_ACTIVE, MAX_CHANGED};
 use crate::game::Side;
 use crate::shogi::{ClassicalEval, Piece, PieceKind, Position, ShogiDelta, Square};
@@ -34,17 +37,22 @@ const BOARD_PER_COLOUR: usize = SHOGI_BOARD_KINDS * SQUARES;
 const HAND_BASE: usize = 2 * BOARD_PER_COLOUR;
 /// Features per king bucket.
 pub const INPUTS: usize = HAND_BASE + 2 * SHOGI_HAND_FEATURES;
-/// King buckets (= king keys), from the architecture declaration.
-pub const KING_BUCKETS: usize = SHOGI.king_buckets;
-/// The bucket of each king region (own camp files 1–3, 4–6, 7–9, out of the camp) for the
-/// declared number of buckets: 4 keeps them apart, 2 splits in the camp / out of it, 1 merges
+/// The most king buckets (= king keys) a shogi net may have.
+pub const MAX_KING_BUCKETS: usize = 4;
+
+const _: () = assert!(SUPPORTED_KING_BUCKETS[SUPPORTED_KING_BUCKETS.len() - 1] == MAX_KING_BUCKETS);
+
+/// The bucket of king region `region` (own camp files 1–3, 4–6, 7–9, out of the camp) in a net
+/// with `king_buckets` buckets: 4 keeps them apart, 2 splits in the camp / out of it, 1 merges
 /// them.
-const REGION_BUCKET: [usize; 4] = match KING_BUCKETS {
-    1 => [0, 0, 0, 0],
-    2 => [0, 0, 0, 1],
-    4 => [0, 1, 2, 3],
-    _ => panic!("shogi king buckets must be 1, 2 or 4"),
-};
+#[inline(always)]
+pub const fn region_bucket(king_buckets: usize, region: usize) -> usize {
+    match king_buckets {
+        1 => 0,
+        2 => (region == 3) as usize,
+        _ => region,
+    }
+}
 /// Output buckets.
 pub const OUTPUT_BUCKETS: usize = 8;
 
@@ -91,19 +99,30 @@ const fn relative(perspective: Side, sq: Square) -> usize {
     }
 }
 
-/// The king bucket of `perspective` whose king stands on `king_sq`.
+/// The king region (0–3, as `region_bucket` numbers them) of `perspective` whose king stands on
+/// `king_sq`.
 #[inline]
-pub const fn king_bucket_for(perspective: Side, king_sq: Square) -> usize {
+pub const fn king_region_for(perspective: Side, king_sq: Square) -> usize {
     let rel = relative(perspective, king_sq);
     let (file, rank) = (rel / 9, rel % 9);
-    let region = if rank >= 6 { file / 3 } else { 3 };
-    REGION_BUCKET[region]
+    if rank >= 6 {
+        file / 3
+    } else {
+        3
+    }
 }
 
-/// The king bucket (= king key) of `perspective` in `pos`.
+/// The king bucket of `perspective` whose king stands on `king_sq`, in a net with
+/// `king_buckets` buckets.
 #[inline]
-pub fn king_bucket(pos: &Position, perspective: Side) -> usize {
-    king_bucket_for(perspective, pos.king_square(perspective))
+pub const fn king_bucket_for(perspective: Side, king_sq: Square, king_buckets: usize) -> usize {
+    region_bucket(king_buckets, king_region_for(perspective, king_sq))
+}
+
+/// The king bucket (= king key) of `perspective` in `pos`, in a net with `king_buckets` buckets.
+#[inline]
+pub fn king_bucket(pos: &Position, perspective: Side, king_buckets: usize) -> usize {
+    king_bucket_for(perspective, pos.king_square(perspective), king_buckets)
 }
 
 /// The feature of `piece` on `sq` for `perspective` in king bucket `bucket`.
@@ -152,22 +171,24 @@ pub fn factor_of(feature: u32) -> u32 {
     (2 * SHOGI_BOARD_KINDS + colour * 7 + kind) as u32
 }
 
-/// The king bucket of each bucket's mirror image: the file groups 1–3 and 7–9 swap places.
-const MIRRORED_BUCKET: [usize; KING_BUCKETS] = {
-    let mut table = [0; KING_BUCKETS];
+/// The king bucket of bucket `bucket`'s mirror image in a net with `king_buckets` buckets: the
+/// file groups 1–3 and 7–9 swap places (only 4 buckets keep them apart).
+pub const fn mirrored_bucket(king_buckets: usize, bucket: usize) -> usize {
     let mut region = 0;
     while region < 4 {
-        let mirrored = if region < 3 { 2 - region } else { 3 };
-        table[REGION_BUCKET[region]] = REGION_BUCKET[mirrored];
+        if region_bucket(king_buckets, region) == bucket {
+            let mirrored = if region < 3 { 2 - region } else { 3 };
+            return region_bucket(king_buckets, mirrored);
+        }
         region += 1;
     }
-    table
-};
+    bucket
+}
 
-/// The feature of the left–right mirror image: the board square's file `f` becomes `8 − f`
-/// (the same for both perspectives, since the 180° rotation commutes with the mirror), the king
-/// bucket's file group is mirrored, and hand features stay.
-pub const fn mirrored_feature(feature: u32) -> u32 {
+/// The feature of the left–right mirror image, in a net with `king_buckets` buckets: the board
+/// square's file `f` becomes `8 − f` (the same for both perspectives, since the 180° rotation
+/// commutes with the mirror), the king bucket's file group is mirrored, and hand features stay.
+pub const fn mirrored_feature(feature: u32, king_buckets: usize) -> u32 {
     let (bucket, index) = (feature as usize / INPUTS, feature as usize % INPUTS);
     let index = if index < HAND_BASE {
         let (base, sq) = (index - index % SQUARES, index % SQUARES);
@@ -175,12 +196,18 @@ pub const fn mirrored_feature(feature: u32) -> u32 {
     } else {
         index
     };
-    (MIRRORED_BUCKET[bucket] * INPUTS + index) as u32
+    (mirrored_bucket(king_buckets, bucket) * INPUTS + index) as u32
 }
 
-/// Writes the active features of `perspective` into `out` and returns their number.
-pub fn active_features(pos: &Position, perspective: Side, out: &mut [u32; MAX_ACTIVE]) -> usize {
-    let bucket = king_bucket(pos, perspective);
+/// Writes the active features of `perspective` (for a net with `king_buckets` king buckets) into
+/// `out` and returns their number.
+pub fn active_features(
+    pos: &Position,
+    perspective: Side,
+    king_buckets: usize,
+    out: &mut [u32; MAX_ACTIVE],
+) -> usize {
+    let bucket = king_bucket(pos, perspective, king_buckets);
     let mut n = 0;
     for sq in pos.occupied() {
         if n < MAX_ACTIVE {
@@ -259,7 +286,7 @@ pub struct ShogiSnapshot {
 
 impl NnueGame for Position {
     const ARCH: super::Architecture = SHOGI;
-    const KING_KEYS: usize = KING_BUCKETS;
+    const KING_KEYS: usize = MAX_KING_BUCKETS;
     /// One factor per (colour, board kind) for board pieces (the piece anywhere), then one per
     /// (colour, hand kind) for hand counts (a linear value per piece in hand).
     const FACTORS: usize = 2 * SHOGI_BOARD_KINDS + 2 * 7;
@@ -270,19 +297,29 @@ impl NnueGame for Position {
     }
 
     /// Shogi's rules are symmetric left to right (no castling, drops anywhere legal).
-    fn mirrored_feature(feature: u32) -> Option<u32> {
-        Some(mirrored_feature(feature))
+    fn mirrored_feature(feature: u32, king_buckets: usize) -> Option<u32> {
+        Some(mirrored_feature(feature, king_buckets))
     }
     type Snapshot = ShogiSnapshot;
     type Classical = ClassicalEval;
 
     #[inline]
-    fn king_key(&self, perspective: Side) -> usize {
-        king_bucket(self, perspective)
+    fn region_bucket(king_buckets: usize, region: usize) -> usize {
+        region_bucket(king_buckets, region)
     }
 
-    fn active_features(&self, perspective: Side, out: &mut [u32; MAX_ACTIVE]) -> usize {
-        active_features(self, perspective, out)
+    #[inline]
+    fn king_key(&self, perspective: Side, king_buckets: usize) -> usize {
+        king_bucket(self, perspective, king_buckets)
+    }
+
+    fn active_features(
+        &self,
+        perspective: Side,
+        king_buckets: usize,
+        out: &mut [u32; MAX_ACTIVE],
+    ) -> usize {
+        active_features(self, perspective, king_buckets, out)
     }
 
     #[inline]
@@ -364,7 +401,7 @@ mod tests {
     fn factors_group_board_pieces_by_kind_and_hand_counts_by_kind() {
         use crate::nnue::NnueGame;
         let factors = <Position as NnueGame>::FACTORS as u32;
-        for bucket in 0..KING_BUCKETS {
+        for bucket in 0..MAX_KING_BUCKETS {
             for owner in [Side::First, Side::Second] {
                 for kind in 0..7usize {
                     let pk = PieceKind::HAND[kind];
@@ -377,7 +414,7 @@ mod tests {
                 }
             }
         }
-        for f in 0..(INPUTS * KING_BUCKETS) as u32 {
+        for f in 0..(INPUTS * MAX_KING_BUCKETS) as u32 {
             assert!(factor_of(f) < factors);
         }
         let a = board_feature(Side::First, 0, Piece::new(Side::First, PieceKind::Rook), 3);
@@ -405,13 +442,40 @@ mod tests {
     #[test]
     fn startpos_kings_are_central_in_their_camps_for_both_sides() {
         let pos = Position::startpos();
-        assert_eq!(king_bucket(&pos, Side::First), REGION_BUCKET[1]);
-        assert_eq!(king_bucket(&pos, Side::Second), REGION_BUCKET[1]);
+        assert_eq!(
+            king_region_for(Side::First, pos.king_square(Side::First)),
+            1
+        );
+        assert_eq!(
+            king_region_for(Side::Second, pos.king_square(Side::Second)),
+            1
+        );
         assert_eq!(output_bucket(&pos), 0);
         // 9i (file 9 = index 8, rank i = index 8) is Black's left corner: region 2; for White,
         // its 1a corner (the same corner rotated) is region 2 too.
-        assert_eq!(king_bucket_for(Side::First, 8 * 9 + 8), REGION_BUCKET[2]);
-        assert_eq!(king_bucket_for(Side::Second, 0), REGION_BUCKET[2]);
-        assert_eq!(king_bucket_for(Side::First, 4 * 9 + 4), REGION_BUCKET[3]);
+        assert_eq!(king_region_for(Side::First, 8 * 9 + 8), 2);
+        assert_eq!(king_region_for(Side::Second, 0), 2);
+        assert_eq!(king_region_for(Side::First, 4 * 9 + 4), 3);
+        for &buckets in SUPPORTED_KING_BUCKETS {
+            assert_eq!(
+                king_bucket(&pos, Side::First, buckets),
+                region_bucket(buckets, 1)
+            );
+            assert_eq!(
+                king_bucket_for(Side::First, 4 * 9 + 4, buckets),
+                buckets - 1
+            );
+        }
+    }
+
+    #[test]
+    fn mirrored_buckets_swap_the_outer_file_groups_only_with_four_buckets() {
+        assert_eq!(
+            (0..4).map(|b| mirrored_bucket(4, b)).collect::<Vec<_>>(),
+            [2, 1, 0, 3]
+        );
+        assert_eq!(mirrored_bucket(2, 0), 0);
+        assert_eq!(mirrored_bucket(2, 1), 1);
+        assert_eq!(mirrored_bucket(1, 0), 0);
     }
 }

@@ -4,7 +4,7 @@
 
 use sente::game::{Game, Side};
 use sente::movelist::MoveList;
-use sente::nnue::arch::{CHESS, SHOGI, SUPPORTED_L1};
+use sente::nnue::arch::{Architecture, CHESS, SHOGI, SUPPORTED_L1};
 use sente::nnue::evaluator::accumulator_reference;
 use sente::nnue::random_net::random_network;
 use sente::nnue::{evaluate_from_scratch, Network, NnueEval, NnueGame, SimdLevel};
@@ -23,19 +23,22 @@ pub fn shogi_net() -> Arc<Network> {
 /// A random net of `G` at hidden width `l1` (seed 1 for chess, 2 for shogi), built once per
 /// game and width.
 pub fn net_of_width<G: NnueGame>(l1: usize) -> Arc<Network> {
-    type Cache = Mutex<Vec<(u32, usize, Arc<Network>)>>;
+    net_of_variant::<G>(l1, G::ARCH.king_buckets)
+}
+
+/// A random net of `G` at hidden width `l1` with `king_buckets` king buckets (seed 1 for chess, 2
+/// for shogi), built once per game, width and bucket count.
+pub fn net_of_variant<G: NnueGame>(l1: usize, king_buckets: usize) -> Arc<Network> {
+    type Cache = Mutex<Vec<(Architecture, Arc<Network>)>>;
     static NETS: OnceLock<Cache> = OnceLock::new();
-    let arch = G::ARCH.with_l1(l1);
+    let arch = G::ARCH.with_l1(l1).with_king_buckets(king_buckets);
     let seed = if arch.game_id == CHESS.game_id { 1 } else { 2 };
     let mut nets = NETS.get_or_init(Cache::default).lock().unwrap();
-    if let Some((_, _, net)) = nets
-        .iter()
-        .find(|(game, width, _)| *game == arch.game_id && *width == l1)
-    {
+    if let Some((_, net)) = nets.iter().find(|(made, _)| *made == arch) {
         return Arc::clone(net);
     }
     let net = Arc::new(random_network(&arch, seed).expect("random net"));
-    nets.push((arch.game_id, l1, Arc::clone(&net)));
+    nets.push((arch, Arc::clone(&net)));
     net
 }
 
