@@ -14,7 +14,9 @@ use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use sente::eval::Evaluator;
 use sente::game::{Game, GameKind, GameMove, Side};
-use sente::search::{Limits, Score, SearchControl, SearchOptions, SearchResult, Searcher};
+use sente::search::{
+    Limits, Score, SearchControl, SearchFeatures, SearchOptions, SearchResult, Searcher,
+};
 use sente::selfplay::{
     play_game, random_opening, Adjudication, GameEnd, Opening, PlayerConfig, SearchPlayer,
     SelfPlayer,
@@ -62,7 +64,16 @@ pub struct GenerateConfig {
     pub evaluator: String,
     /// Chess: random Chess960/DFRC start positions.
     pub dfrc: bool,
+    /// The players' search switches changed from the game's defaults (`name=on|off,...`, in
+    /// `SearchFeatures::changes_from` form: empty when the defaults are played).
+    pub search: String,
 }
+
+/// The search switches self-play changes from the game's defaults unless told otherwise.
+/// `material_scaling` scales the static evaluation by the material left (chess: 0.75 with bare
+/// kings); scores recorded with it would teach the next net a scaled evaluation, which its own
+/// search then scales again, generation after generation. The data keeps the net's own units.
+pub const DATAGEN_SEARCH: &str = "material_scaling=off";
 
 impl GenerateConfig {
     /// The settings as `run.txt` holds them; a book adds a line with its checksum.
@@ -80,6 +91,10 @@ impl GenerateConfig {
             self.evaluator,
             self.dfrc
         );
+        // Only runs that change a switch name one, so older runs stay resumable.
+        if !self.search.is_empty() {
+            text.push_str(&format!("search={}\n", self.search));
+        }
         if let Some(book) = book {
             text.push_str(&format!(
                 "book={:016x} ({} positions)\n",
@@ -196,6 +211,16 @@ pub struct OpeningSettings {
     pub verify_margin: i32,
 }
 
+/// `changes` (search switches, `name=on|off,...`) checked and written as what differs from
+/// `G`'s defaults, the form `GenerateConfig::search` and `run.txt` hold.
+pub fn search_changes<G: Game>(changes: &str) -> Result<String> {
+    let defaults = SearchFeatures::for_game::<G>();
+    let features = defaults
+        .with_changes(changes)
+        .map_err(|e| anyhow::anyhow!("--search: {e}"))?;
+    Ok(features.changes_from(defaults))
+}
+
 impl GenerateConfig {
     fn opening_settings(&self) -> OpeningSettings {
         OpeningSettings {
@@ -284,15 +309,17 @@ struct GamePlayers<G: Game, E: Evaluator<G>> {
 impl<G: Game, E: Evaluator<G>> GamePlayers<G, E> {
     fn new(config: &GenerateConfig, evaluator: &E) -> Self {
         // Game threads have search-sized stacks: searches run on them, no thread per search.
-        let player = |name: &str| CountingPlayer {
-            inner: SearchPlayer::new(PlayerConfig::with_nodes(
-                name,
-                evaluator.clone(),
-                config.nodes,
-            ))
-            .search_on_caller_thread(),
-            nodes: 0,
-            seconds: 0.0,
+        let features = SearchFeatures::for_game::<G>()
+            .with_changes(&config.search)
+            .expect("generate_shard checked GenerateConfig::search");
+        let player = |name: &str| {
+            let mut player = PlayerConfig::with_nodes(name, evaluator.clone(), config.nodes);
+            player.features = features;
+            CountingPlayer {
+                inner: SearchPlayer::new(player).search_on_caller_thread(),
+                nodes: 0,
+                seconds: 0.0,
+            }
         };
         let mut verifier = Searcher::new(evaluator.clone());
         verifier.set_hash_mb(4);
@@ -698,6 +725,13 @@ pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
     }
     if threads == 0 {
         bail!("--threads must be at least 1");
+    }
+    let canonical = search_changes::<G>(&config.search)?;
+    if canonical != config.search {
+        bail!(
+            "search changes `{}` are not in canonical form; give `{canonical}`",
+            config.search
+        );
     }
     if !shard.is_whole() && (config.games.is_none() || config.positions.is_some()) {
         bail!("--shard splits a fixed game count: give --games (the whole run's total) and no --positions");

@@ -86,6 +86,11 @@ enum Command {
         /// or with --max-time resumes the run.
         #[arg(long, value_name = "SECONDS")]
         max_time: Option<f64>,
+        /// Search switches of both players, changed from the game's defaults: `name=on|off,...`
+        /// (`datagen match --a-search` takes the same). The default keeps `material_scaling`
+        /// out of the recorded scores, so the data is in the net's own units.
+        #[arg(long, default_value = datagen::generate::DATAGEN_SEARCH)]
+        search: String,
     },
     /// Re-label the scores of existing data (files, run directories, pools) with EVALUATOR at
     /// --nodes per position into OUT/data.bin (resumes a killed rescoring with the same
@@ -358,6 +363,7 @@ fn main() -> Result<()> {
             dfrc,
             shard,
             max_time,
+            search,
         } => {
             let shard = shard.unwrap_or(Shard::WHOLE);
             let max_time = max_time
@@ -378,6 +384,7 @@ fn main() -> Result<()> {
                 adjudication: Adjudication::default(),
                 evaluator: net.clone(),
                 dfrc,
+                search: dispatch_game!(game, G => datagen::generate::search_changes::<G>(&search))?,
             };
             if dfrc && game != GameKind::Chess {
                 bail!("--dfrc is for chess");

@@ -17,6 +17,7 @@ use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use sente::eval::Evaluator;
 use sente::game::{Game, GameKind, HistoryEntry};
+use sente::search::SearchFeatures;
 use sente::selfplay::{PlayerConfig, SearchPlayer, SelfPlayer};
 use sente_data::chunk::{
     append_chunk, checksum, encode_chunk, game_id, game_kind, read_chunk, FORMAT_VERSION,
@@ -51,6 +52,9 @@ pub struct RescoreSettings {
     /// Data files, run directories or pools, rescored in this order.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
+    /// Search switches changed from the game's defaults, as `datagen run --search` takes them.
+    #[arg(long, default_value = crate::generate::DATAGEN_SEARCH)]
+    pub search: String,
 }
 
 /// One input data file, checked whole before anything is searched.
@@ -107,7 +111,7 @@ fn sources_seed(sources: &[Source]) -> u64 {
 /// The settings as `run.txt` holds them (checked on resume): `datagen run`'s keys that `pool
 /// add` reads (game, nodes, seed, evaluator), the evaluator by content, and one line per source
 /// file (checksum, bytes, games, path).
-fn manifest(settings: &RescoreSettings, label: &str, sources: &[Source]) -> String {
+fn manifest(settings: &RescoreSettings, label: &str, search: &str, sources: &[Source]) -> String {
     let mut text = format!(
         "sente datagen v{FORMAT_VERSION}\ncommand=rescore\ngame={}\nnodes={}\nseed={}\nevaluator={}\nevaluator_label={label}\nsources={}\n",
         settings.game,
@@ -116,6 +120,10 @@ fn manifest(settings: &RescoreSettings, label: &str, sources: &[Source]) -> Stri
         settings.net,
         sources.len()
     );
+    // Only rescorings that change a switch name one, so older ones stay resumable.
+    if !search.is_empty() {
+        text.push_str(&format!("search={search}\n"));
+    }
     for s in sources {
         text.push_str(&format!(
             "source={:016x}\t{}\t{}\t{}\n",
@@ -213,15 +221,16 @@ fn resume_point(
     Ok(summary)
 }
 
-/// A searcher for rescoring: the self-play player at `nodes` per position, searching on the
-/// calling thread (which needs a `SEARCH_STACK_BYTES` stack).
-pub fn rescoring_player<G: Game, E: Evaluator<G>>(evaluator: &E, nodes: u64) -> SearchPlayer<G, E> {
-    SearchPlayer::new(PlayerConfig::with_nodes(
-        "rescore",
-        evaluator.clone(),
-        nodes,
-    ))
-    .search_on_caller_thread()
+/// A searcher for rescoring: the self-play player at `nodes` per position with search switches
+/// `features`, searching on the calling thread (which needs a `SEARCH_STACK_BYTES` stack).
+pub fn rescoring_player<G: Game, E: Evaluator<G>>(
+    evaluator: &E,
+    nodes: u64,
+    features: SearchFeatures,
+) -> SearchPlayer<G, E> {
+    let mut config = PlayerConfig::with_nodes("rescore", evaluator.clone(), nodes);
+    config.features = features;
+    SearchPlayer::new(config).search_on_caller_thread()
 }
 
 /// `record` with each scored ply searched again by `player` (cleared first, so the result depends
@@ -264,6 +273,7 @@ struct Writer<'a, G: Game, E: Evaluator<G>> {
     pool: rayon::ThreadPool,
     evaluator: &'a E,
     nodes: u64,
+    features: SearchFeatures,
     /// Searchers between batches (allocated once per thread, cleared for every game).
     idle: Mutex<Vec<SearchPlayer<G, E>>>,
     file: std::fs::File,
@@ -277,13 +287,15 @@ struct Writer<'a, G: Game, E: Evaluator<G>> {
 impl<G: Game, E: Evaluator<G> + Sync> Writer<'_, G, E> {
     /// Rescores `games` (whole chunks, or the last one) and appends their chunks.
     fn write(&mut self, games: &[StoredGame]) -> Result<()> {
-        let (idle, evaluator, nodes) = (&self.idle, self.evaluator, self.nodes);
+        let (idle, evaluator, nodes, features) =
+            (&self.idle, self.evaluator, self.nodes, self.features);
         let rescored: Vec<Result<(StoredGame, u64, f64), RecordError>> = self.pool.install(|| {
             games
                 .par_iter()
                 .map(|record| {
                     let reused = idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
-                    let mut player = reused.unwrap_or_else(|| rescoring_player(evaluator, nodes));
+                    let mut player =
+                        reused.unwrap_or_else(|| rescoring_player(evaluator, nodes, features));
                     let start = Instant::now();
                     let result = rescore_game(record, &mut player)
                         .map(|(game, nodes)| (game, nodes, start.elapsed().as_secs_f64()));
@@ -328,6 +340,10 @@ pub fn rescore<G: DatagenGame>(settings: &RescoreSettings) -> Result<GenerateSum
     if settings.game != game_kind::<G>() {
         bail!("--game {} for {} data", settings.game, G::NAME);
     }
+    let search = crate::generate::search_changes::<G>(&settings.search)?;
+    let features = SearchFeatures::for_game::<G>()
+        .with_changes(&search)
+        .map_err(anyhow::Error::msg)?;
     let evaluator = G::load_eval(&settings.net)?;
     let label = evaluator_label(&settings.net)?;
     let sources = check_sources::<G>(&settings.inputs)?;
@@ -352,7 +368,7 @@ pub fn rescore<G: DatagenGame>(settings: &RescoreSettings) -> Result<GenerateSum
         eprintln!("datagen: {skipped} games do not replay and are left out");
     }
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let manifest = manifest(settings, &label, &sources);
+    let manifest = manifest(settings, &label, &search, &sources);
     let total = resume_point(out, &manifest, settings.game, target)?;
     // The evaluator by content, for `pool add` (run.txt also keeps the name as given).
     let evaluator_file = out.join(EVALUATOR_FILE);
@@ -370,6 +386,7 @@ pub fn rescore<G: DatagenGame>(settings: &RescoreSettings) -> Result<GenerateSum
             .build()?,
         evaluator: &evaluator,
         nodes: settings.nodes,
+        features,
         idle: Mutex::new(Vec::new()),
         file,
         data: data.clone(),
@@ -466,7 +483,7 @@ mod tests {
         let record = opening();
         let (rescored, nodes) = on_search_stack(|| {
             let eval = <Position as DatagenGame>::load_eval("classical").unwrap();
-            let mut player = rescoring_player(&eval, 300);
+            let mut player = rescoring_player(&eval, 300, SearchFeatures::for_game::<Position>());
             let first = rescore_game(&opening(), &mut player).unwrap();
             assert_eq!(rescore_game(&opening(), &mut player).unwrap(), first);
             first
@@ -484,7 +501,11 @@ mod tests {
         broken.moves[2] = broken.moves[0];
         let error = on_search_stack(move || {
             let eval = <Position as DatagenGame>::load_eval("classical").unwrap();
-            rescore_game(&broken, &mut rescoring_player(&eval, 100)).unwrap_err()
+            rescore_game(
+                &broken,
+                &mut rescoring_player(&eval, 100, SearchFeatures::for_game::<Position>()),
+            )
+            .unwrap_err()
         });
         assert_eq!(error, RecordError::IllegalMove { ply: 2 });
     }

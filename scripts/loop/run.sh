@@ -25,7 +25,8 @@
 # new net slower than the best, e.g. a wider one: give it the nodes it searches in the same time;
 # `auto` measures that with `sente bench`, see node_odds.sh, and keeps it in the attempt's
 # node-odds.txt),
-# MAX_GEN to stop after a generation, MAX_ATTEMPTS to stop when a generation has been rejected
+# DATAGEN_SEARCH: the self-play search switches (`datagen run --search`; unset: datagen's default,
+# which keeps material scaling out of the recorded scores), MAX_GEN to stop after a generation, MAX_ATTEMPTS to stop when a generation has been rejected
 # that many times (a bounded run: a cluster job's slot, a test), RESCORE_POSITIONS (0: off) /
 # RESCORE_NODES (1000) for rescoring: after each promotion, before the next generation's first
 # data, the oldest pool files (generation below the new one; oldest generation first, then in
@@ -263,7 +264,8 @@ while true; do
     if [ ! -f "$W/generated" ]; then
         log "gen $GEN attempt $A: generating $POSITIONS positions at $NODES nodes with $BEST -> $RUN"
         "$BIN/datagen" run --game "$GAME" --positions "$POSITIONS" --nodes "$NODES" \
-            --threads "$GEN_THREADS" --seed "$SEED" --net "$BEST" --out "$RUN" >> "$W/datagen.log" 2>&1
+            --threads "$GEN_THREADS" --seed "$SEED" --net "$BEST" --out "$RUN" \
+            ${DATAGEN_SEARCH+--search "$DATAGEN_SEARCH"} >> "$W/datagen.log" 2>&1
         touch "$W/generated"
     fi
     if [ ! -f "$W/pooled" ]; then

@@ -27,6 +27,7 @@ fn a_rescored_pool_reads_as_the_source_positions_with_new_targets() {
         threads: 2,
         out: dir.join("rescored"),
         inputs: vec![dir.join("run")],
+        search: String::new(),
     };
     let summary = rescore::<Position>(&settings).unwrap();
     assert_eq!(summary.games, 12);

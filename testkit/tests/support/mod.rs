@@ -36,6 +36,7 @@ pub fn game_data<G: DatagenGame>(dir: &Path, games: u64, nodes: u64, seed: u64) 
         adjudication: Adjudication::default(),
         evaluator: "classical".into(),
         dfrc: false,
+        search: String::new(),
     };
     let eval = load_eval::<G>("classical").unwrap();
     generate::<G, _>(&eval, &config, 2, dir).unwrap();
