@@ -737,6 +737,7 @@ pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
         bail!("--shard splits a fixed game count: give --games (the whole run's total) and no --positions");
     }
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let _writer = crate::run_lock::lock_output(out)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .stack_size(THREAD_STACK_BYTES)

@@ -14,4 +14,5 @@ pub mod pool;
 pub mod progress;
 pub mod rescore;
 pub mod run_info;
+pub mod run_lock;
 pub mod tune;

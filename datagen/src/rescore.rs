@@ -368,6 +368,7 @@ pub fn rescore<G: DatagenGame>(settings: &RescoreSettings) -> Result<GenerateSum
         eprintln!("datagen: {skipped} games do not replay and are left out");
     }
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let _writer = crate::run_lock::lock_output(out)?;
     let manifest = manifest(settings, &label, &search, &sources);
     let total = resume_point(out, &manifest, settings.game, target)?;
     // The evaluator by content, for `pool add` (run.txt also keeps the name as given).

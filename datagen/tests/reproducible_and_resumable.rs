@@ -151,3 +151,26 @@ fn a_run_stopped_by_max_time_ends_with_whole_chunks_and_resumes_to_the_same_byte
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+/// A second `datagen run` into a directory another one is writing stops with an error (nothing
+/// appended by two writers); once the first is killed, the same command resumes as usual.
+#[test]
+fn a_second_writer_of_the_same_run_is_refused_while_the_first_runs() {
+    let dir = scratch("repro-two-writers");
+    let long = with(args("chess", 1, &dir), "--games", "100000");
+    let mut first = Command::new(DATAGEN.path)
+        .args(&long)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !dir.join("run.txt").exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let error = DATAGEN.failure(&long);
+    assert!(error.contains("another datagen process"), "{error}");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    DATAGEN.ok(&with(long, "--max-time", "0"));
+    let _ = std::fs::remove_dir_all(dir);
+}
