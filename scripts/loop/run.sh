@@ -99,6 +99,12 @@ esac
 [ -x "$BIN/datagen" ] || { echo "no binaries in $BIN: run scripts/loop/run.sh install" >&2; exit 1; }
 cd "$SENTE_DATA"
 mkdir -p "$GAME/runs" "$GAME/nets"
+# One loop per game: a second one started by mistake stops here (the lock dies with the loop).
+exec 9> "$GAME/loop.lock"
+if ! flock -n 9; then
+    echo "$(date '+%F %T') $GAME: another loop of $GAME is running (holds $SENTE_DATA/$GAME/loop.lock); stopping" >&2
+    exit 1
+fi
 log() { echo "$(date -u '+%F %T') $GAME: $*"; }
 # shellcheck source=match_summary.sh
 source "$SENTE_LOOP_COPY/match_summary.sh"

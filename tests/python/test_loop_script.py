@@ -10,6 +10,7 @@ pool's stale files."""
 import os
 from pathlib import Path
 import re
+import fcntl
 import subprocess
 
 from conftest import ROOT
@@ -325,3 +326,20 @@ def test_loop_fine_tunes_the_best_net_with_init_best(tmp_path):
     width = next(int(w) for w in re.findall(r"l1 (\d+)", train_log))
     assert width == 256, train_log  # the shipped shogi net's width; the loop's own default is 128
     assert log.rstrip().endswith(f"gen {gen}: MAX_ATTEMPTS 1 rejected"), log
+
+
+def test_a_second_loop_of_the_same_game_stops_at_once(tmp_path):
+    # Binaries that would fail if ever run: the second loop must stop before using them.
+    (tmp_path / "bin").mkdir()
+    for tool in ("sente", "datagen", "tuner"):
+        path = tmp_path / "bin" / tool
+        path.write_text("#!/bin/sh\necho ran >&2\nexit 3\n")
+        path.chmod(0o755)
+    (tmp_path / "shogi").mkdir()
+    with open(tmp_path / "shogi" / "loop.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        env = {**os.environ, "SENTE_DATA": str(tmp_path), **TINY}
+        done = subprocess.run(["bash", str(RUN)], env=env, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "another loop of shogi is running" in done.stderr, done.stderr
+    assert "ran" not in done.stderr, done.stderr
