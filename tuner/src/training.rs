@@ -390,9 +390,10 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
     let path = net_path(&config.out, &config.name);
     std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
     eprintln!(
-        "tuner: wrote {} (l1 {}; {} of {} weights clipped in quantization)",
+        "tuner: wrote {} (l1 {}, {} king bucket(s); {} of {} weights clipped in quantization)",
         path.display(),
         arch.l1,
+        arch.king_buckets,
         report.clipped,
         report.total
     );
