@@ -405,12 +405,12 @@ mod tests {
         assert!(shogi.qs_evasion_pruning && !chess.qs_evasion_pruning);
         assert_eq!(
             shogi.changes(),
-            "qs_evasion_pruning=on,partial_iteration_best=on"
+            "qs_evasion_pruning=on,partial_iteration_best=on,threat_history=on"
         );
         assert_eq!(
             shogi.changes_from(chess),
             "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off,\
-             hindsight_depth=off,fractional_lmr=off,threat_history=off,material_scaling=off"
+             hindsight_depth=off,fractional_lmr=off,material_scaling=off"
         );
     }
 
