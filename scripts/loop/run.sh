@@ -9,6 +9,7 @@
 #   scripts/loop/run.sh install            # copy target/release binaries to $SENTE_DATA/bin
 #   PGO=1 scripts/loop/run.sh install      # the same with profile-guided sente and datagen
 #   GAME=chess nohup nice -n 10 scripts/loop/run.sh > ~/sente-data/chess/loop.log 2>&1 &
+#   GAME=chess scripts/loop/stop.sh        # stop it and what it runs (before a restart)
 #
 # Settings (environment): NODES per move (1250: at equal datagen CPU, chess data at 1,250 nodes
 # trained a net +60 ± 40 Elo stronger than data at 2,500 nodes, see docs/measurements.md), POSITIONS of new data per attempt (3000000),
@@ -99,12 +100,15 @@ esac
 [ -x "$BIN/datagen" ] || { echo "no binaries in $BIN: run scripts/loop/run.sh install" >&2; exit 1; }
 cd "$SENTE_DATA"
 mkdir -p "$GAME/runs" "$GAME/nets"
-# One loop per game: a second one started by mistake stops here (the lock dies with the loop).
-exec 9> "$GAME/loop.lock"
+# One loop per game: a second one started by mistake stops here. The lock is released when the
+# loop and every command it started have exited (they inherit it), so a step left running by a
+# killed loop also keeps a new loop out. The file names the holder for scripts/loop/stop.sh.
+exec 9>> "$GAME/loop.lock"
 if ! flock -n 9; then
     echo "$(date '+%F %T') $GAME: another loop of $GAME is running (holds $SENTE_DATA/$GAME/loop.lock); stopping" >&2
     exit 1
 fi
+echo "$$" > "$GAME/loop.lock"
 log() { echo "$(date -u '+%F %T') $GAME: $*"; }
 # shellcheck source=match_summary.sh
 source "$SENTE_LOOP_COPY/match_summary.sh"

@@ -9,9 +9,10 @@ pool's stale files."""
 
 import os
 from pathlib import Path
-import re
 import fcntl
+import re
 import subprocess
+import time
 
 from conftest import ROOT
 
@@ -343,3 +344,47 @@ def test_a_second_loop_of_the_same_game_stops_at_once(tmp_path):
     assert done.returncode == 1, done.stdout + done.stderr
     assert "another loop of shogi is running" in done.stderr, done.stderr
     assert "ran" not in done.stderr, done.stderr
+
+
+def running(pid):
+    """Whether process `pid` exists and is not a zombie left for its reaper."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def test_stop_ends_the_loop_and_the_step_it_runs_and_frees_the_lock(tmp_path):
+    # Binaries that note their process id and hang: the loop is stopped in its first step.
+    started = tmp_path / "started"
+    (tmp_path / "bin").mkdir()
+    for tool in ("sente", "datagen", "tuner"):
+        path = tmp_path / "bin" / tool
+        path.write_text(f"#!/bin/sh\necho $$ >> {started}\nexec sleep 120\n")
+        path.chmod(0o755)
+    env = {**os.environ, "SENTE_DATA": str(tmp_path), **TINY}
+    stop = ROOT / "scripts" / "loop" / "stop.sh"
+    idle = subprocess.run(["bash", str(stop)], env=env, capture_output=True, text=True, timeout=30)
+    assert idle.returncode == 0 and "no loop of shogi has run" in idle.stdout, idle.stdout + idle.stderr
+
+    loop = subprocess.Popen(["bash", str(RUN)], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.time() + 60
+        while not started.exists() and time.time() < deadline:
+            time.sleep(0.05)
+        assert started.exists(), "the loop never ran a step"
+        step = int(started.read_text().split()[0])
+        assert (tmp_path / "shogi" / "loop.lock").read_text().strip() == str(loop.pid)
+        done = subprocess.run(["bash", str(stop)], env=env, capture_output=True, text=True, timeout=90)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "the loop of shogi has stopped" in done.stdout, done.stdout
+        assert loop.wait(timeout=30) != 0
+        assert not running(step), "the step the loop ran is gone"
+        # The lock is free: stopping again finds nothing, and a new loop could start.
+        again = subprocess.run(["bash", str(stop)], env=env, capture_output=True, text=True, timeout=30)
+        assert "no loop of shogi is running" in again.stdout, again.stdout + again.stderr
+    finally:
+        if loop.poll() is None:
+            os.killpg(loop.pid, 9)
