@@ -31,7 +31,8 @@ descendants() {
         descendants "$child"
     done
 }
-if [[ "$LOOP" =~ ^[0-9]+$ ]] && kill -0 "$LOOP" 2>/dev/null; then
+# Only a live loop script: an id that outlived its loop may since name another process.
+if [[ "$LOOP" =~ ^[0-9]+$ ]] && tr '\0' ' ' 2>/dev/null < "/proc/$LOOP/cmdline" | grep -q "run.sh"; then
     # The tree first, so no step is left without its loop; the loop then ends on its signal.
     mapfile -t TREE < <(descendants "$LOOP")
     kill -TERM "$LOOP" "${TREE[@]}" 2>/dev/null || true
