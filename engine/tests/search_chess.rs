@@ -12,7 +12,7 @@ use sente::game::{Game, HistoryEntry};
 use sente::movelist::MoveList;
 use sente::search::{
     Limits, Score, ScoreBound, SearchControl, SearchFeatures, SearchInfo, SearchOptions,
-    SearchResult, Searcher,
+    SearchParams, SearchResult, Searcher,
 };
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -579,10 +579,20 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
 
 /// The centipawn score of a depth-1 search of `fen` with chess's switches changed by `changes`.
 fn depth_one_score(fen: &str, changes: &str) -> i32 {
+    depth_one_score_with(fen, changes, "")
+}
+
+/// `depth_one_score` with chess's search parameters changed by `params` as well.
+fn depth_one_score_with(fen: &str, changes: &str, params: &str) -> i32 {
     let mut s = searcher();
     s.set_features(
         SearchFeatures::for_game::<Position>()
             .with_changes(changes)
+            .unwrap(),
+    );
+    s.set_params(
+        SearchParams::for_game::<Position>()
+            .with_changes(params)
             .unwrap(),
     );
     match search_root(&mut s, &pos(fen), &depth(1)).0.score {
@@ -643,4 +653,36 @@ fn material_scaling_shrinks_the_score_as_material_leaves() {
     assert!(plain > 150, "a knight up: {plain}");
     let ratio = f64::from(score(knight_up, true)) / f64::from(plain);
     assert!((0.93..1.0).contains(&ratio), "full board: {ratio}");
+}
+
+/// The material scaling's factor is (`material_scale_base` + material / `material_scale_divisor`)
+/// / 1024: a lone queen (900) keeps (512 + 28) / 1024, about 0.53, of its score at base 512, and
+/// (768 + 56) / 1024, about 0.80, at divisor 16; the defaults (768, 32) are the switch's factor.
+#[test]
+fn material_scaling_follows_its_parameters() {
+    let queen = "4k3/8/8/8/8/8/8/3QK3 w - - 0 60";
+    let plain = depth_one_score(queen, "material_scaling=off");
+    let ratio = |params: &str| {
+        f64::from(depth_one_score_with(queen, "material_scaling=on", params)) / f64::from(plain)
+    };
+    assert_eq!(
+        depth_one_score_with(
+            queen,
+            "material_scaling=on",
+            "material_scale_base=768,material_scale_divisor=32"
+        ),
+        depth_one_score(queen, "material_scaling=on")
+    );
+    let low_base = ratio("material_scale_base=512");
+    assert!((0.48..0.58).contains(&low_base), "base 512: {low_base}");
+    let steep = ratio("material_scale_divisor=16");
+    assert!(
+        steep > ratio("") && (0.76..0.85).contains(&steep),
+        "divisor 16: {steep}"
+    );
+    // Without the switch the parameters change nothing.
+    assert_eq!(
+        depth_one_score_with(queen, "material_scaling=off", "material_scale_base=512"),
+        plain
+    );
 }

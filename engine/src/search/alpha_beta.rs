@@ -194,7 +194,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let static_eval = if in_check {
             NO_EVAL
         } else {
-            self.adjusted_eval(pos, raw_eval, correction_keys.as_ref(), features)
+            self.adjusted_eval(pos, raw_eval, correction_keys.as_ref(), features, params)
         };
         let mut eval = static_eval;
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {

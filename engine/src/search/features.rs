@@ -157,7 +157,8 @@ pub struct SearchFeatures {
     /// threat-indexed history of Stormphrax and Viridithas). A game with one bucket is unchanged.
     pub threat_history: bool,
     /// The static evaluation is scaled by the material left on the board
-    /// (`Game::board_material`): by (`MATERIAL_SCALE_BASE` + material / 32) / 1024, about 1 with
+    /// (`Game::board_material`): by (`material_scale_base` + material / `material_scale_divisor`)
+    /// / 1024 (`SearchParams`; 768 and 32 by default), about 1 with
     /// every piece on the board and 3/4 with kings alone, as Viridithas' and Alexandria's, so a
     /// search ahead keeps material and one behind trades it. Games without a board material
     /// (shogi) are unchanged.

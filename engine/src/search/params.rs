@@ -113,6 +113,11 @@ search_params! {
     history_linear: 32, 0..=384, step 8;
     /// History bonus: the largest bonus.
     history_max: 1600, 800..=9600, step 100;
+    /// `material_scaling`: the static evaluation is scaled by (base + board material / divisor)
+    /// / 1024 (chess: 7,800 of material at the start, so 0.99 there and 0.75 with kings alone).
+    material_scale_base: 768, 512..=1024, step 32;
+    /// `material_scaling`: the board material's divisor in that factor.
+    material_scale_divisor: 32, 16..=64, step 2;
     /// Time: moves the main time is spread over on a sudden-death or increment clock (no effect
     /// at fixed nodes).
     fischer_horizon: 30, 10..=60, step 2;

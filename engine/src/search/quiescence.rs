@@ -87,7 +87,13 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 Some(e) => e.static_eval,
                 None => self.evaluate(pos),
             };
-            static_eval = self.adjusted_eval(pos, raw_eval, correction_keys.as_ref(), features);
+            static_eval = self.adjusted_eval(
+                pos,
+                raw_eval,
+                correction_keys.as_ref(),
+                features,
+                &shared.params,
+            );
             best = static_eval;
             if let (Some(e), Some(v)) = (tt_entry, tt_value) {
                 let sharper = match e.bound {

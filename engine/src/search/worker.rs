@@ -22,9 +22,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub(super) const NO_EVAL: i32 = -INFINITE;
 /// Nodes between clock and stop-flag checks (a power of two).
 const CHECK_INTERVAL: u64 = 256;
-/// `material_scaling`: the evaluation is scaled by (this + board material / 32) / 1024 (chess:
-/// 7,800 of material at the start, so a factor of 0.99 there and 0.75 with kings alone).
-const MATERIAL_SCALE_BASE: i32 = 768;
 
 /// Lazy SMP depth skipping for helper threads (they spread over depths so the table fills with
 /// varied results).
@@ -572,6 +569,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         raw: i32,
         keys: Option<&CorrectionKeys>,
         features: &SearchFeatures,
+        params: &SearchParams,
     ) -> i32 {
         /// The clock at which the evaluation would reach zero.
         const FIFTY_MOVE_SCALE: i32 = 200;
@@ -582,7 +580,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         }
         if features.material_scaling {
             if let Some(material) = pos.board_material() {
-                eval = eval * (MATERIAL_SCALE_BASE + material / 32) / 1024;
+                eval = eval
+                    * (params.material_scale_base + material / params.material_scale_divisor)
+                    / 1024;
             }
         }
         if let Some(keys) = keys {
