@@ -553,6 +553,7 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
         "threat_history",
         "material_scaling",
         "low_ply_history",
+        "optimism",
     ] {
         let on = base.with_changes(&format!("{name}=on")).unwrap();
         let change = format!("{name}={}", if on == base { "off" } else { "on" });
@@ -684,5 +685,43 @@ fn material_scaling_follows_its_parameters() {
     assert_eq!(
         depth_one_score_with(queen, "material_scaling=off", "material_scale_base=512"),
         plain
+    );
+}
+
+/// With `optimism` the root's side, scored ahead by the previous iteration, gains a bias in every
+/// static evaluation of its own (and the opponent loses it in its), so the score from the root
+/// rises when it is ahead and falls when it is behind; a bias of at most 144 weighted by about
+/// (154 + 28) / 1024 with a lone queen moves it by less than 30.
+#[test]
+fn optimism_leans_the_root_side_s_evaluation_toward_its_score() {
+    let score = |fen: &str, optimism: bool| {
+        let mut s = searcher();
+        s.set_features(
+            SearchFeatures::for_game::<Position>()
+                .with_changes(if optimism {
+                    "optimism=on"
+                } else {
+                    "optimism=off"
+                })
+                .unwrap(),
+        );
+        match search_root(&mut s, &pos(fen), &depth(2)).0.score {
+            Score::Cp(cp) => cp,
+            other => panic!("{other:?}"),
+        }
+    };
+    let ahead = "4k3/8/8/8/8/8/8/3QK3 w - - 0 60";
+    let (plain, optimistic) = (score(ahead, false), score(ahead, true));
+    assert!(plain > 500, "a queen up: {plain}");
+    assert!(
+        optimistic > plain && optimistic - plain < 30,
+        "ahead: {optimistic} against {plain}"
+    );
+    let behind = "3qk3/8/8/8/8/8/8/4K3 w - - 0 60";
+    let (plain, optimistic) = (score(behind, false), score(behind, true));
+    assert!(plain < -500, "a queen down: {plain}");
+    assert!(
+        optimistic < plain && plain - optimistic < 30,
+        "behind: {optimistic} against {plain}"
     );
 }

@@ -168,6 +168,12 @@ pub struct SearchFeatures {
     /// most at the root, as Stockfish's `lowPlyHistory`: the root's lines are searched again
     /// and again by every iteration, and what refuted them there matters most.
     pub low_ply_history: bool,
+    /// Optimism, as Stockfish's: each iteration's root line sets a bias from its previous score
+    /// s, `optimism_scale` × s / (|s| + `optimism_damping`), which the static evaluation of the
+    /// root's side gains (and the opponent's loses), weighted by (`optimism_base` + board material
+    /// / 32) / 1024 (`SearchParams`). A side ahead plays on for more, one behind for less.
+    /// Games without a board material (shogi) are unchanged.
+    pub optimism: bool,
 }
 
 impl Default for SearchFeatures {
@@ -223,13 +229,14 @@ impl Default for SearchFeatures {
             threat_history: false,
             material_scaling: false,
             low_ply_history: false,
+            optimism: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 50] = [
+    pub const NAMES: [&'static str; 51] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -280,6 +287,7 @@ impl SearchFeatures {
         "threat_history",
         "material_scaling",
         "low_ply_history",
+        "optimism",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -334,6 +342,7 @@ impl SearchFeatures {
             "threat_history" => &mut self.threat_history,
             "material_scaling" => &mut self.material_scaling,
             "low_ply_history" => &mut self.low_ply_history,
+            "optimism" => &mut self.optimism,
             _ => return None,
         })
     }

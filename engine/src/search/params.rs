@@ -118,6 +118,11 @@ search_params! {
     material_scale_base: 768, 512..=1024, step 32;
     /// `material_scaling`: the board material's divisor in that factor.
     material_scale_divisor: 32, 16..=64, step 2;
+    /// `optimism`: the bias's scale and damping, as Stockfish's 144 × s / (|s| + 91).
+    optimism_scale: 144, 0..=400, step 12;
+    optimism_damping: 91, 20..=400, step 10;
+    /// `optimism`: the bias's weight with no material on the board, in 1/1024.
+    optimism_base: 154, 0..=600, step 20;
     /// Time: moves the main time is spread over on a sudden-death or increment clock (no effect
     /// at fixed nodes).
     fischer_horizon: 30, 10..=60, step 2;

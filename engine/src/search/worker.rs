@@ -182,6 +182,9 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
     pub partial_best: Option<RootMove<G::Move>>,
     /// New best root moves found inside the iteration under way (`root_change_time`).
     pub(super) root_best_changes: u32,
+    /// `optimism`: the bias each side's static evaluation gains, by `Side::index` (the root's
+    /// side positive when its line scored above zero), set by each line of each iteration.
+    pub(super) optimism: [i32; 2],
 }
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
@@ -236,6 +239,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             completed_lines: Vec::with_capacity(move_capacity),
             partial_best: None,
             root_best_changes: 0,
+            optimism: [0; 2],
         })
     }
 
@@ -408,6 +412,15 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         mut main: Option<&mut MainThreadContext<'_, '_, G::Move>>,
     ) {
         let previous = self.root_moves[self.pv_index].previous_score;
+        self.optimism = [0; 2];
+        if shared.features.optimism && depth > 1 && !is_mate_value(previous) {
+            let params = &shared.params;
+            let bias =
+                params.optimism_scale * previous / (previous.abs() + params.optimism_damping);
+            let side = root.side_to_move().index();
+            self.optimism[side] = bias;
+            self.optimism[1 - side] = -bias;
+        }
         let mut delta = shared.params.aspiration_delta;
         let (mut alpha, mut beta) =
             if shared.features.aspiration_windows && depth >= 4 && !is_mate_value(previous) {
@@ -583,6 +596,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 eval = eval
                     * (params.material_scale_base + material / params.material_scale_divisor)
                     / 1024;
+            }
+        }
+        if features.optimism {
+            if let Some(material) = pos.board_material() {
+                let bias = self.optimism[pos.side_to_move().index()];
+                eval += bias * (params.optimism_base + material / 32) / 1024;
             }
         }
         if let Some(keys) = keys {
