@@ -630,16 +630,17 @@ fn fifty_move_scaling_shrinks_the_score_as_the_clock_runs() {
     assert!((0.5..0.7).contains(&ratio), "{late} / {fresh} = {ratio}");
 }
 
-/// With `material_scaling` the evaluation is scaled by the material on the board: a lone queen
-/// (900 of material: (768 + 28) / 1024, about 0.78) keeps about three quarters of its score,
-/// while nearly full material (7,500: about 0.98) keeps nearly all of it. `Game::board_material`
-/// counts both sides.
+/// With `material_scaling` the evaluation is scaled by the material on the board: at base 768
+/// and divisor 32, a lone queen (900 of material: (768 + 28) / 1024, about 0.78) keeps about
+/// three quarters of its score, while nearly full material (7,500: about 0.98) keeps nearly all
+/// of it. `Game::board_material` counts both sides.
 #[test]
 fn material_scaling_shrinks_the_score_as_material_leaves() {
     let score = |fen: &str, scaling: bool| {
-        depth_one_score(
+        depth_one_score_with(
             fen,
             &format!("material_scaling={}", if scaling { "on" } else { "off" }),
+            "material_scale_base=768,material_scale_divisor=32",
         )
     };
     assert_eq!(Position::startpos().board_material(), Some(7_800));
@@ -658,7 +659,7 @@ fn material_scaling_shrinks_the_score_as_material_leaves() {
 
 /// The material scaling's factor is (`material_scale_base` + material / `material_scale_divisor`)
 /// / 1024: a lone queen (900) keeps (512 + 28) / 1024, about 0.53, of its score at base 512, and
-/// (768 + 56) / 1024, about 0.80, at divisor 16; the defaults (768, 32) are the switch's factor.
+/// (768 + 56) / 1024, about 0.80, at base 768 and divisor 16, more than at divisor 32.
 #[test]
 fn material_scaling_follows_its_parameters() {
     let queen = "4k3/8/8/8/8/8/8/3QK3 w - - 0 60";
@@ -666,20 +667,13 @@ fn material_scaling_follows_its_parameters() {
     let ratio = |params: &str| {
         f64::from(depth_one_score_with(queen, "material_scaling=on", params)) / f64::from(plain)
     };
-    assert_eq!(
-        depth_one_score_with(
-            queen,
-            "material_scaling=on",
-            "material_scale_base=768,material_scale_divisor=32"
-        ),
-        depth_one_score(queen, "material_scaling=on")
-    );
-    let low_base = ratio("material_scale_base=512");
+    let low_base = ratio("material_scale_base=512,material_scale_divisor=32");
     assert!((0.48..0.58).contains(&low_base), "base 512: {low_base}");
-    let steep = ratio("material_scale_divisor=16");
+    let steep = ratio("material_scale_base=768,material_scale_divisor=16");
+    let flat = ratio("material_scale_base=768,material_scale_divisor=32");
     assert!(
-        steep > ratio("") && (0.76..0.85).contains(&steep),
-        "divisor 16: {steep}"
+        steep > flat && (0.76..0.85).contains(&steep),
+        "divisor 16: {steep} against 32: {flat}"
     );
     // Without the switch the parameters change nothing.
     assert_eq!(
