@@ -417,9 +417,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let params = &shared.params;
             let bias =
                 params.optimism_scale * previous / (previous.abs() + params.optimism_damping);
-            let side = root.side_to_move().index();
-            self.optimism[side] = bias;
-            self.optimism[1 - side] = -bias;
+            let side = root.side_to_move();
+            self.optimism[side.index()] = bias;
+            self.optimism[side.flip().index()] = -bias;
         }
         let mut delta = shared.params.aspiration_delta;
         let (mut alpha, mut beta) =
@@ -573,7 +573,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     }
 
     /// The static evaluation the search uses from a raw one: scaled toward zero by the
-    /// fifty-move clock (`fifty_move_scaling`), then corrected by the correction history under
+    /// fifty-move clock (`fifty_move_scaling`) and by the board material (`material_scaling`),
+    /// leaned by the root's `optimism`, then corrected by the correction history under
     /// `keys` (the node's `correction_keys`, computed once by a node that also updates the
     /// history) when given. The table keeps the raw value: its key does not hold the clock.
     pub(super) fn adjusted_eval(
