@@ -57,6 +57,11 @@ fn check_position(pos: &Position, rng: &mut Xoshiro256PlusPlus) -> Vec<Move> {
         pos.compute_structure_keys(),
         "structure-key drift at {fen}"
     );
+    assert_eq!(
+        pos.board_material(),
+        Some(pos.compute_material()),
+        "material drift at {fen}"
+    );
 
     let parsed = Position::from_text(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     assert_eq!(parsed.to_text(), fen);

@@ -90,7 +90,7 @@ impl Pext {
     fn extract(occupied: u64, mask: u64) -> u64 {
         #[cfg(target_arch = "x86_64")]
         {
-            // SAFETY: a `Pext` value exists only when `is_x86_feature_detected!("bmi2")` held.
+            // SAFETY: a `Pext` value exists only when `pext::bmi2_available()` held.
             unsafe { std::arch::x86_64::_pext_u64(occupied, mask) }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -141,16 +141,17 @@ macro_rules! with_sliders {
     (|$a:ident| $body:expr) => {{
         #[cfg(target_arch = "x86_64")]
         {
-            /// Runs `f` compiled with BMI2.
+            /// Runs `f` compiled with BMI2, BMI1 and POPCNT (`count_ones`, `trailing_zeros`
+            /// and the clearing of a bitboard's lowest bit become one instruction each).
             ///
             /// # Safety
-            /// The CPU must support BMI2.
-            #[target_feature(enable = "bmi2")]
+            /// The CPU must support them (`pext::bmi2_available`).
+            #[target_feature(enable = "bmi2,bmi1,popcnt")]
             unsafe fn with_bmi2<R>(f: impl FnOnce() -> R) -> R {
                 f()
             }
             if let Some($a) = $crate::chess::attacks::Pext::preferred() {
-                // SAFETY: `preferred` returned a back end, so the CPU supports BMI2.
+                // SAFETY: `preferred` returned a back end, so the CPU supports BMI2, BMI1 and POPCNT.
                 unsafe {
                     with_bmi2(
                         #[inline(always)]

@@ -210,19 +210,7 @@ impl Game for Position {
     }
 
     fn board_material(&self) -> Option<i32> {
-        const VALUES: [(PieceKind, i32); 5] = [
-            (PieceKind::Pawn, 100),
-            (PieceKind::Knight, 300),
-            (PieceKind::Bishop, 300),
-            (PieceKind::Rook, 500),
-            (PieceKind::Queen, 900),
-        ];
-        Some(
-            VALUES
-                .iter()
-                .map(|&(kind, value)| self.by_kind[kind.index()].count_ones() as i32 * value)
-                .sum(),
-        )
+        Some(self.material)
     }
 
     fn piece_keys(&self) -> [u64; 2] {

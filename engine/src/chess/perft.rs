@@ -37,12 +37,12 @@ pub(crate) fn perft_magic(pos: &Position, depth: u32, a: Magic) -> u64 {
     perft_body!(pos, depth, a, |c: &Position, d| perft_magic(c, d, a))
 }
 
-/// Perft with the PEXT back end, compiled with BMI2 enabled.
+/// Perft with the PEXT back end, compiled with BMI2, BMI1 and POPCNT enabled.
 ///
 /// # Safety
-/// The CPU must support BMI2 (guaranteed by holding a `Pext`).
+/// The CPU must support them (guaranteed by holding a `Pext`).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
+#[target_feature(enable = "bmi2,bmi1,popcnt")]
 pub(crate) unsafe fn perft_pext(pos: &Position, depth: u32, a: Pext) -> u64 {
     // SAFETY: recursion keeps the same CPU guarantee as this call.
     perft_body!(pos, depth, a, |c: &Position, d| unsafe {

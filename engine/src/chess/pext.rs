@@ -57,11 +57,15 @@ pub fn build_pext_tables() -> PextTables {
     }
 }
 
-/// Whether this CPU executes the BMI2 `pext` instruction at all.
+/// Whether this CPU executes the BMI2 `pext` instruction at all, with the BMI1 and POPCNT
+/// instructions that every BMI2 CPU also has: the code that runs with `pext`
+/// (`attacks::with_sliders`, `perft::perft_pext`) is compiled with all three.
 pub fn bmi2_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -11,6 +11,9 @@ use super::types::*;
 use super::zobrist::ZOBRIST;
 use crate::game::Side;
 
+/// Each piece kind's value in `Position::material` (the king counts nothing).
+const MATERIAL_OF_KIND: [i32; 6] = [100, 300, 300, 500, 900, 0];
+
 /// A chess position. See the module documentation.
 #[derive(Clone, Copy)]
 pub struct Position {
@@ -24,6 +27,9 @@ pub struct Position {
     /// The Zobrist key of both sides' pawns (the correction history's structure key,
     /// `Game::correction_key`), kept up to date the same way.
     pub(crate) pawn_key: u64,
+    /// Both sides' material on the board in centipawns (`Game::board_material`: pawn 100,
+    /// knight and bishop 300, rook 500, queen 900), kept up to date by `put` and `remove`.
+    pub(crate) material: i32,
     /// Pieces of the side not to move that give check to the side to move's king.
     pub(crate) checkers: u64,
     pub(crate) side: Side,
@@ -49,6 +55,7 @@ impl Position {
             hash: 0,
             piece_keys: [0; 2],
             pawn_key: 0,
+            material: 0,
             checkers: 0,
             side: Side::First,
             castling: 0,
@@ -137,6 +144,7 @@ impl Position {
         self.by_side[(piece as usize / 6) & 1] |= b;
         self.board[sq as usize & 63] = piece;
         self.toggle_keys(piece, sq);
+        self.material += MATERIAL_OF_KIND[piece_kind(piece) as usize];
     }
 
     /// Adds or takes out a piece's Zobrist term: of `hash`, and of `pawn_key` (a pawn) or of its
@@ -158,6 +166,7 @@ impl Position {
         self.by_side[(piece as usize / 6) & 1] &= !b;
         self.board[sq as usize & 63] = NO_PIECE;
         self.toggle_keys(piece, sq);
+        self.material -= MATERIAL_OF_KIND[piece_kind(piece) as usize];
         piece
     }
 
@@ -192,6 +201,16 @@ impl Position {
         let ksq = self.king_square(self.side);
         self.checkers = self.attackers_to_with(a, ksq, self.occupied())
             & self.by_side[self.side.flip().index()];
+    }
+
+    /// `material` recomputed from the bitboards.
+    pub fn compute_material(&self) -> i32 {
+        PieceKind::ALL
+            .iter()
+            .map(|&kind| {
+                self.by_kind[kind.index()].count_ones() as i32 * MATERIAL_OF_KIND[kind as usize]
+            })
+            .sum()
     }
 
     /// `pawn_key` and `piece_keys` recomputed from the board.
