@@ -554,6 +554,8 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
         "material_scaling",
         "low_ply_history",
         "optimism",
+        "rfp_opponent_worsening",
+        "rfp_cut_node",
     ] {
         let on = base.with_changes(&format!("{name}=on")).unwrap();
         let change = format!("{name}={}", if on == base { "off" } else { "on" });

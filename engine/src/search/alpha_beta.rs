@@ -230,6 +230,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             && ply >= 2
             && self.stack[ply - 2].static_eval != NO_EVAL
             && static_eval > self.stack[ply - 2].static_eval;
+        // The opponent's move worsened its own side's evaluation: ours now is above ours
+        // before it (the parent's, negated).
+        let opponent_worsening = !in_check
+            && ply >= 1
+            && self.stack[ply - 1].static_eval != NO_EVAL
+            && static_eval > -self.stack[ply - 1].static_eval;
         // Hindsight: how the evaluations turned out says whether the parent's reduction of
         // this node was too much or too little.
         // (Read once: a singular or verification search of this node is no reduced one.)
@@ -241,9 +247,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             && self.stack[ply - 1].static_eval != NO_EVAL
         {
             let parent_eval = self.stack[ply - 1].static_eval;
-            // The opponent's move worsened its own side's evaluation: ours now is above ours
-            // before it (the parent's, negated).
-            let opponent_worsening = static_eval > -parent_eval;
             if prior_reduction >= 3 && !opponent_worsening {
                 depth += 1;
             } else if depth >= 2 && static_eval + parent_eval > HINDSIGHT_QUIET_MARGIN {
@@ -273,9 +276,19 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 }
             }
             // Reverse futility: far above beta, a shallow search will not fall below it.
+            let rfp_unit = if features.rfp_cut_node && cut_node && tt_entry.is_none() {
+                params.rfp_margin * params.rfp_cut_node_percent / 100
+            } else {
+                params.rfp_margin
+            };
+            let worsening_deduction = if features.rfp_opponent_worsening && opponent_worsening {
+                rfp_unit / 3
+            } else {
+                0
+            };
             if features.forward_pruning
                 && depth <= params.rfp_depth
-                && eval - params.rfp_margin * (depth - improving as i32) >= beta
+                && eval - rfp_unit * (depth - improving as i32) + worsening_deduction >= beta
                 && eval < MATE_BOUND
                 && beta > -MATE_BOUND
             {

@@ -174,6 +174,13 @@ pub struct SearchFeatures {
     /// / 32) / 1024 (`SearchParams`). A side ahead plays on for more, one behind for less.
     /// Games without a board material (shogi) are unchanged.
     pub optimism: bool,
+    /// Reverse futility's margin is a third of a ply's `rfp_margin` smaller when the opponent's
+    /// last move worsened its own position (this node's static evaluation is above the
+    /// parent's, negated), as Stockfish's `opponentWorsening` in `futility_margin`.
+    pub rfp_opponent_worsening: bool,
+    /// Reverse futility's margin is `rfp_cut_node_percent` of itself at a cut node the table
+    /// knows nothing of, as Stockfish's smaller `futilityMult` when `cutNode && !ttHit`.
+    pub rfp_cut_node: bool,
 }
 
 impl Default for SearchFeatures {
@@ -230,13 +237,15 @@ impl Default for SearchFeatures {
             material_scaling: false,
             low_ply_history: false,
             optimism: false,
+            rfp_opponent_worsening: false,
+            rfp_cut_node: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 51] = [
+    pub const NAMES: [&'static str; 53] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -288,6 +297,8 @@ impl SearchFeatures {
         "material_scaling",
         "low_ply_history",
         "optimism",
+        "rfp_opponent_worsening",
+        "rfp_cut_node",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -343,6 +354,8 @@ impl SearchFeatures {
             "material_scaling" => &mut self.material_scaling,
             "low_ply_history" => &mut self.low_ply_history,
             "optimism" => &mut self.optimism,
+            "rfp_opponent_worsening" => &mut self.rfp_opponent_worsening,
+            "rfp_cut_node" => &mut self.rfp_cut_node,
             _ => return None,
         })
     }

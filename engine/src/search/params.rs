@@ -63,6 +63,9 @@ search_params! {
     rfp_margin: 80, 40..=160, step 8;
     /// Reverse futility: deepest node it applies to.
     rfp_depth: 8, 4..=12, step 1;
+    /// `rfp_cut_node`: the margin at a cut node without a table entry, in percent of itself
+    /// (Stockfish's (118 − 44) / 118).
+    rfp_cut_node_percent: 63, 30..=100, step 5;
     /// Null move: base reduction.
     nmp_base: 3, 2..=5, step 1;
     /// Null move: one more ply of reduction per this many plies of depth.
