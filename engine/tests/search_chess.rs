@@ -556,6 +556,8 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
         "optimism",
         "rfp_opponent_worsening",
         "rfp_cut_node",
+        "alpha_raise_reduction",
+        "small_probcut",
     ] {
         let on = base.with_changes(&format!("{name}=on")).unwrap();
         let change = format!("{name}={}", if on == base { "off" } else { "on" });

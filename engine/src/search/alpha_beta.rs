@@ -391,6 +391,20 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
         }
 
+        // A table entry not much shallower already proves the node far above beta.
+        if features.small_probcut && !root && beta.abs() < MATE_BOUND {
+            if let (Some(e), Some(v)) = (tt_entry, tt_value) {
+                let probcut_beta = beta + params.small_probcut_margin;
+                if e.bound != Bound::Upper
+                    && e.depth >= depth - 4
+                    && v >= probcut_beta
+                    && !is_mate_value(v)
+                {
+                    return probcut_beta;
+                }
+            }
+        }
+
         // Internal iterative reduction: no table move means this node was never searched well.
         if depth >= 4 && !tt_move.is_some() && (pv_node || cut_node) && !excluded.is_some() {
             depth -= 1;
@@ -878,6 +892,14 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                             self.reward_capture(pos, bonus, m, quiet, &noisy_tried[..noisy_count]);
                         }
                         break;
+                    }
+                    if features.alpha_raise_reduction
+                        && !root
+                        && depth > 2
+                        && depth < 14
+                        && !is_mate_value(value)
+                    {
+                        depth -= 2;
                     }
                     alpha = value;
                 }

@@ -181,6 +181,14 @@ pub struct SearchFeatures {
     /// Reverse futility's margin is `rfp_cut_node_percent` of itself at a cut node the table
     /// knows nothing of, as Stockfish's smaller `futilityMult` when `cutNode && !ttHit`.
     pub rfp_cut_node: bool,
+    /// Once a move raises alpha without reaching beta, the node's other moves are searched two
+    /// plies shallower (at depths 3 to 13, not at the root, not for a mate score), as
+    /// Stockfish's "reduce other moves if we have found at least one score improvement".
+    pub alpha_raise_reduction: bool,
+    /// Before the move loop, a table entry at most four plies shallower whose lower bound is
+    /// `small_probcut_margin` above beta ends the node with beta plus that margin, as
+    /// Stockfish's "small ProbCut idea" (also in check, also on the principal variation).
+    pub small_probcut: bool,
 }
 
 impl Default for SearchFeatures {
@@ -239,13 +247,15 @@ impl Default for SearchFeatures {
             optimism: false,
             rfp_opponent_worsening: false,
             rfp_cut_node: false,
+            alpha_raise_reduction: false,
+            small_probcut: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 53] = [
+    pub const NAMES: [&'static str; 55] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -299,6 +309,8 @@ impl SearchFeatures {
         "optimism",
         "rfp_opponent_worsening",
         "rfp_cut_node",
+        "alpha_raise_reduction",
+        "small_probcut",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -356,6 +368,8 @@ impl SearchFeatures {
             "optimism" => &mut self.optimism,
             "rfp_opponent_worsening" => &mut self.rfp_opponent_worsening,
             "rfp_cut_node" => &mut self.rfp_cut_node,
+            "alpha_raise_reduction" => &mut self.alpha_raise_reduction,
+            "small_probcut" => &mut self.small_probcut,
             _ => return None,
         })
     }

@@ -110,6 +110,9 @@ search_params! {
     razor_margin: 300, 100..=600, step 25;
     /// Probcut: captures that beat beta by this in a reduced search cut the node.
     probcut_margin: 200, 80..=400, step 15;
+    /// `small_probcut`: how far above beta a table entry's lower bound ends the node
+    /// (Stockfish's 416 internal units, about 125 of our centipawns).
+    small_probcut_margin: 125, 50..=400, step 15;
     /// History bonus of a cutoff at depth d: `min(quadratic·d² + linear·d, max)`.
     history_quadratic: 16, 4..=96, step 2;
     /// History bonus: linear term.
