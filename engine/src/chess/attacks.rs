@@ -69,7 +69,7 @@ impl SliderAttacks for Magic {
     }
 }
 
-/// BMI2 `pext` back end. Only constructible on a CPU that has BMI2.
+/// BMI2 `pext` back end. Only constructible on a CPU that has BMI2, BMI1 and POPCNT.
 #[derive(Clone, Copy)]
 pub struct Pext(&'static PextTables);
 

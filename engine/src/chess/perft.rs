@@ -66,7 +66,7 @@ impl Position {
     /// Perft with the preferred slider back end.
     pub fn perft_fast(&self, depth: u32) -> u64 {
         match Pext::preferred() {
-            // SAFETY: `preferred` only returns a back end on a CPU with BMI2.
+            // SAFETY: `preferred` only returns a back end on a CPU with BMI2, BMI1 and POPCNT.
             Some(a) => unsafe { perft_pext(self, depth, a) },
             None => perft_magic(self, depth, Magic::new()),
         }
@@ -77,9 +77,9 @@ impl Position {
         perft_magic(self, depth, Magic::new())
     }
 
-    /// Perft forced onto the PEXT back end; `None` when the CPU lacks BMI2.
+    /// Perft forced onto the PEXT back end; `None` when the CPU lacks BMI2, BMI1 or POPCNT.
     pub fn perft_with_pext(&self, depth: u32) -> Option<u64> {
-        // SAFETY: `Pext::new` only returns a back end on a CPU with BMI2.
+        // SAFETY: `Pext::new` only returns a back end on a CPU with BMI2, BMI1 and POPCNT.
         Pext::new().map(|a| unsafe { perft_pext(self, depth, a) })
     }
 
