@@ -1,6 +1,7 @@
 //! The chess position: bitboards per kind and side, a mailbox, side to move, castling rights
 //! (as rook squares, so Chess960 works the same), en passant, counters, the incremental Zobrist
-//! hash, the current checkers and the last move's `Delta`. `make_move` is copy-make friendly:
+//! hash and structure keys, the material on the board, the current checkers and the last move's
+//! `Delta`. `make_move` is copy-make friendly:
 //! the struct is plain `Copy` data and nothing here allocates.
 
 use super::attacks::{with_sliders, SliderAttacks};
