@@ -191,8 +191,19 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         } else {
             self.evaluate(pos)
         };
+        // What the correction history corrects, and (`scaled_correction_error`) learns the
+        // error of; otherwise it learns the raw evaluation's.
+        let uncorrected_eval = if in_check {
+            NO_EVAL
+        } else if features.scaled_correction_error {
+            self.scaled_eval(pos, raw_eval, features, params)
+        } else {
+            raw_eval
+        };
         let static_eval = if in_check {
             NO_EVAL
+        } else if features.scaled_correction_error {
+            self.corrected_eval(pos, uncorrected_eval, correction_keys.as_ref(), features)
         } else {
             self.adjusted_eval(pos, raw_eval, correction_keys.as_ref(), features, params)
         };
@@ -949,7 +960,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 side,
                 keys,
                 depth,
-                best - raw_eval,
+                best - uncorrected_eval,
                 features.correction_tables,
             );
         }

@@ -189,6 +189,13 @@ pub struct SearchFeatures {
     /// `small_probcut_margin` above beta ends the node with beta plus that margin, as
     /// Stockfish's "small ProbCut idea" (also in check, also on the principal variation).
     pub small_probcut: bool,
+    /// The correction history learns the error of the evaluation it corrects (the raw one after
+    /// the fifty-move scaling, the material scaling and the optimism) instead of the raw
+    /// evaluation's. With a scaling on, the raw error holds the scaling's own change besides
+    /// the net's error, and since the correction is added after the scaling, each update moved
+    /// the entries further by that change (toward zero for a scaled-down score) until their
+    /// bound.
+    pub scaled_correction_error: bool,
 }
 
 impl Default for SearchFeatures {
@@ -249,13 +256,14 @@ impl Default for SearchFeatures {
             rfp_cut_node: false,
             alpha_raise_reduction: false,
             small_probcut: false,
+            scaled_correction_error: false,
         }
     }
 }
 
 impl SearchFeatures {
     /// The switches' names, as `with_changes` takes them.
-    pub const NAMES: [&'static str; 55] = [
+    pub const NAMES: [&'static str; 56] = [
         "null_move",
         "late_move_reductions",
         "forward_pruning",
@@ -311,6 +319,7 @@ impl SearchFeatures {
         "rfp_cut_node",
         "alpha_raise_reduction",
         "small_probcut",
+        "scaled_correction_error",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -370,6 +379,7 @@ impl SearchFeatures {
             "rfp_cut_node" => &mut self.rfp_cut_node,
             "alpha_raise_reduction" => &mut self.alpha_raise_reduction,
             "small_probcut" => &mut self.small_probcut,
+            "scaled_correction_error" => &mut self.scaled_correction_error,
             _ => return None,
         })
     }

@@ -585,6 +585,20 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         features: &SearchFeatures,
         params: &SearchParams,
     ) -> i32 {
+        let scaled = self.scaled_eval(pos, raw, features, params);
+        self.corrected_eval(pos, scaled, keys, features)
+    }
+
+    /// The raw static evaluation scaled by the fifty-move clock and the board material and
+    /// leaned by the root's `optimism` (each under its switch): what the correction history
+    /// corrects.
+    pub(super) fn scaled_eval(
+        &self,
+        pos: &G,
+        raw: i32,
+        features: &SearchFeatures,
+        params: &SearchParams,
+    ) -> i32 {
         /// The clock at which the evaluation would reach zero.
         const FIFTY_MOVE_SCALE: i32 = 200;
         let mut eval = raw;
@@ -605,6 +619,19 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 eval += bias * (params.optimism_base + material / 32) / 1024;
             }
         }
+        eval
+    }
+
+    /// `scaled` (a `scaled_eval`) corrected by the correction history under `keys` when given,
+    /// within the non-mate scores.
+    pub(super) fn corrected_eval(
+        &self,
+        pos: &G,
+        scaled: i32,
+        keys: Option<&CorrectionKeys>,
+        features: &SearchFeatures,
+    ) -> i32 {
+        let mut eval = scaled;
         if let Some(keys) = keys {
             eval +=
                 self.correction
