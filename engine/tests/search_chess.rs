@@ -725,55 +725,41 @@ fn optimism_leans_the_root_side_s_evaluation_toward_its_score() {
     );
 }
 
-/// `scaled_correction_error`: the correction history learns the error of the evaluation it
-/// corrects. Without a scaling that is the raw evaluation, and the switch changes nothing. With
-/// the material scaling, the raw error also holds the scaling's own shrink, which the correction
-/// then applies a second time: searching a rook-up endgame again and again, each search's
-/// correction pulls the score further below where the switch leaves it.
+/// `scaled_correction_error` (the correction history learns the error of the evaluation it
+/// corrects; the fixed point is tested in `search::worker`): without a scaling that evaluation
+/// is the raw one, and the switch changes nothing, node for node, over repeated searches that
+/// keep their correction history; with the material scaling it changes the tree.
 #[test]
-fn the_correction_learns_the_error_of_the_evaluation_it_corrects() {
+fn without_a_scaling_the_correction_learns_the_raw_error() {
     let fens = [
         "8/8/4k3/8/2b5/8/4K3/3R4 w - - 0 1",
         "8/5k2/8/3p4/8/2P5/2K5/3R4 w - - 0 1",
     ];
-    let cp = |s: &mut Searcher<Position, ClassicalEval>, fen: &str, d: u32| match search_root(
-        s,
-        &pos(fen),
-        &depth(d),
-    )
-    .0
-    {
-        SearchResult {
-            score: Score::Cp(cp),
-            nodes,
-            ..
-        } => (cp, nodes),
-        other => panic!("{fen}: {:?}", other.score),
-    };
-    // The depth-1 score and node count after eight depth-10 searches of `fen`.
-    let after_searches = |fen: &str, changes: &str| {
+    // Each search's score and node count over eight depth-10 searches and a depth-1 one.
+    let searches = |fen: &str, changes: &str| {
         let mut s = searcher();
         s.set_features(
             SearchFeatures::for_game::<Position>()
                 .with_changes(changes)
                 .unwrap(),
         );
-        for _ in 0..8 {
-            cp(&mut s, fen, 10);
-        }
-        cp(&mut s, fen, 1)
+        (0..9)
+            .map(|i| {
+                let result = search_root(&mut s, &pos(fen), &depth(if i < 8 { 10 } else { 1 })).0;
+                (result.score, result.nodes)
+            })
+            .collect::<Vec<_>>()
     };
     for fen in fens {
         assert_eq!(
-            after_searches(fen, "material_scaling=off,scaled_correction_error=off"),
-            after_searches(fen, "material_scaling=off,scaled_correction_error=on"),
+            searches(fen, "material_scaling=off,scaled_correction_error=off"),
+            searches(fen, "material_scaling=off,scaled_correction_error=on"),
             "{fen}: without a scaling the raw evaluation is the one corrected"
         );
-        let (raw_error, _) = after_searches(fen, "scaled_correction_error=off");
-        let (scaled_error, _) = after_searches(fen, "scaled_correction_error=on");
-        assert!(
-            raw_error + 15 <= scaled_error,
-            "{fen}: learning the raw error pulls the score down ({raw_error} against {scaled_error})"
+        assert_ne!(
+            searches(fen, "scaled_correction_error=off"),
+            searches(fen, "scaled_correction_error=on"),
+            "{fen}: with the material scaling the switch matters"
         );
     }
 }

@@ -191,21 +191,16 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         } else {
             self.evaluate(pos)
         };
-        // What the correction history corrects, and (`scaled_correction_error`) learns the
-        // error of; otherwise it learns the raw evaluation's.
-        let uncorrected_eval = if in_check {
+        // The scaled evaluation is what the correction history corrects.
+        let scaled_eval = if in_check {
             NO_EVAL
-        } else if features.scaled_correction_error {
-            self.scaled_eval(pos, raw_eval, features, params)
         } else {
-            raw_eval
+            self.scaled_eval(pos, raw_eval, features, params)
         };
         let static_eval = if in_check {
             NO_EVAL
-        } else if features.scaled_correction_error {
-            self.corrected_eval(pos, uncorrected_eval, correction_keys.as_ref(), features)
         } else {
-            self.adjusted_eval(pos, raw_eval, correction_keys.as_ref(), features, params)
+            self.corrected_eval(pos, scaled_eval, correction_keys.as_ref(), features)
         };
         let mut eval = static_eval;
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
@@ -956,13 +951,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     Bound::Upper => best < static_eval,
                 }
         }) {
-            self.correction.update(
-                side,
-                keys,
-                depth,
-                best - uncorrected_eval,
-                features.correction_tables,
-            );
+            self.learn_correction(side, keys, depth, best, [raw_eval, scaled_eval], features);
         }
         if !(excluded.is_some() || root && self.pv_index > 0) {
             shared.tt.store(

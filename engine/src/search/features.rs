@@ -445,7 +445,7 @@ mod tests {
             chess.changes(),
             "correction_history=on,correction_tables=on,threat_ordering=on,\
              partial_iteration_best=on,hindsight_depth=on,fractional_lmr=on,threat_history=on,\
-             material_scaling=on"
+             material_scaling=on,scaled_correction_error=on"
         );
         assert_eq!(chess.changes_from(chess), "");
         let shogi = SearchFeatures::for_game::<crate::shogi::Position>();
@@ -457,7 +457,8 @@ mod tests {
         assert_eq!(
             shogi.changes_from(chess),
             "correction_history=off,correction_tables=off,qs_evasion_pruning=on,threat_ordering=off,\
-             hindsight_depth=off,fractional_lmr=off,material_scaling=off"
+             hindsight_depth=off,fractional_lmr=off,material_scaling=off,\
+             scaled_correction_error=off"
         );
     }
 

@@ -640,6 +640,32 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
+    /// Teaches the correction history the result `best` of a node searched to `depth`: the
+    /// error of the evaluation the correction is added to (`scaled`, the node's `scaled_eval`)
+    /// under `scaled_correction_error`, otherwise of the raw evaluation `raw`.
+    pub(super) fn learn_correction(
+        &mut self,
+        side: Side,
+        keys: &CorrectionKeys,
+        depth: i32,
+        best: i32,
+        [raw, scaled]: [i32; 2],
+        features: &SearchFeatures,
+    ) {
+        let corrected = if features.scaled_correction_error {
+            scaled
+        } else {
+            raw
+        };
+        self.correction.update(
+            side,
+            keys,
+            depth,
+            best - corrected,
+            features.correction_tables,
+        );
+    }
+
     /// The node's correction keys when its static evaluation is corrected (not in check), with
     /// their entries already loading: computed before the table probe, so the misses overlap.
     pub(super) fn prefetched_correction_keys(
@@ -720,7 +746,49 @@ fn to_score_plies(v: i32) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{falling_eval_scale_permille, node_share_scale_permille};
+    use super::{falling_eval_scale_permille, node_share_scale_permille, Worker};
+    use crate::chess::{ClassicalEval, Position};
+    use crate::game::Game;
+    use crate::search::{SearchFeatures, SearchParams};
+
+    /// A search that only confirms the node's static evaluation (its result is that
+    /// evaluation) teaches the correction nothing once it learns the error of the evaluation
+    /// it corrects (`scaled_correction_error`). Learning the raw evaluation's error instead,
+    /// each confirmation moves the correction by the material scaling's shrink again, and the
+    /// evaluation runs off toward zero, past the shrink itself (until the correction's bound).
+    #[test]
+    fn a_confirmed_static_evaluation_keeps_its_correction() {
+        // A rook against a bishop: the material scaling shrinks the score.
+        let pos = Position::from_text("8/8/4k3/8/2b5/8/4K3/3R4 w - - 0 1").unwrap();
+        let params = SearchParams::for_game::<Position>();
+        let after_confirmations = |changes: &str| {
+            let features = SearchFeatures::for_game::<Position>()
+                .with_changes(changes)
+                .unwrap();
+            let mut worker = Worker::<Position, ClassicalEval>::new(0, ClassicalEval::default());
+            let raw = worker.evaluate(&pos);
+            let scaled = worker.scaled_eval(&pos, raw, &features, &params);
+            let keys = worker.correction_keys(&pos, 0, features.correction_tables);
+            let corrected = |worker: &Worker<Position, ClassicalEval>| {
+                worker.corrected_eval(&pos, scaled, Some(&keys), &features)
+            };
+            assert_eq!(corrected(&worker), scaled, "nothing learned yet");
+            for _ in 0..64 {
+                let confirmed = corrected(&worker);
+                let side = pos.side_to_move();
+                worker.learn_correction(side, &keys, 8, confirmed, [raw, scaled], &features);
+            }
+            (raw, scaled, corrected(&worker))
+        };
+        let (raw, scaled, kept) = after_confirmations("scaled_correction_error=on");
+        assert!(scaled < raw - 20, "the scaling shrinks {raw} to {scaled}");
+        assert_eq!(kept, scaled);
+        let (_, _, drifted) = after_confirmations("scaled_correction_error=off");
+        assert!(
+            drifted < scaled - (raw - scaled),
+            "raw errors drift {scaled} to {drifted}"
+        );
+    }
 
     #[test]
     fn a_falling_score_stretches_the_think_and_a_rising_one_shortens_it() {
