@@ -652,7 +652,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         [raw, scaled]: [i32; 2],
         features: &SearchFeatures,
     ) {
-        let corrected = if features.scaled_correction_error {
+        let before_correction = if features.scaled_correction_error {
             scaled
         } else {
             raw
@@ -661,7 +661,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             side,
             keys,
             depth,
-            best - corrected,
+            best - before_correction,
             features.correction_tables,
         );
     }
