@@ -188,7 +188,7 @@ enum Command {
         #[arg(long)]
         sprt: Option<String>,
         /// Search switches of the first player, changed from the defaults: `name=on|off,...`
-        /// (e.g. `correction_history=off`), so one binary measures a search technique.
+        /// (e.g. `material_scaling=off`), so one binary measures a search technique.
         #[arg(long, default_value = "")]
         a_search: String,
         /// Search switches of the second player (as `--a-search`).
@@ -448,9 +448,7 @@ fn main() -> Result<()> {
             // Checked here (names and ranges are the same in every game); applied to the
             // game's own defaults in `match_for`.
             for changes in [&a_search, &b_search] {
-                SearchFeatures::default()
-                    .with_changes(changes)
-                    .map_err(anyhow::Error::msg)?;
+                SearchFeatures::check_changes(changes).map_err(anyhow::Error::msg)?;
             }
             for changes in [&a_params, &b_params] {
                 SearchParams::default()

@@ -35,12 +35,12 @@ fn chess_self_play_records_scores_without_material_scaling_unless_asked() {
         "the switch reached the players"
     );
 
-    // The same switches spelled otherwise (a default named, another order) are the same run:
+    // The same switches spelled otherwise are the same run:
     // it resumes (here: is already complete) instead of being refused.
     let same = with(
         run_args("chess", 32, &unscaled),
         "--search",
-        "threat_history=on,material_scaling=off",
+        " material_scaling = 0 ,",
     );
     DATAGEN.ok(&same);
     // Other switches are other settings.

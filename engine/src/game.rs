@@ -225,14 +225,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         Self::Threats::default()
     }
     /// The ordering adjustment of the quiet move `m` by `threats` (added to its history score
-    /// under `SearchFeatures::threat_ordering`): positive for a piece escaping an attack,
+    /// under `THREAT_ORDERING`): positive for a piece escaping an attack,
     /// negative for one walking into it; 0 in a game without threats.
     fn threat_order(&self, threats: &Self::Threats, m: Self::Move) -> i32 {
         let _ = (threats, m);
         0
     }
     /// Which butterfly-history table the quiet move `m` learns in and is scored by under
-    /// `SearchFeatures::threat_history`, `< THREAT_BUCKETS` (chess: whether its from and its to
+    /// `< THREAT_BUCKETS` (chess: whether its from and its to
     /// square are attacked by the opponent); 0 in a game without threat buckets.
     fn threat_bucket(&self, threats: &Self::Threats, m: Self::Move) -> usize {
         let _ = (threats, m);
@@ -246,18 +246,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// Index of the coloured piece that moves (drops: the dropped piece), `< PIECE_SLOTS`.
     fn moved_piece_slot(&self, m: Self::Move) -> usize;
 
-    /// Whether the search extends moves that give check by a ply (with the `check_extensions`
-    /// switch on). Shogi answers no: nearly every position offers checking drops, and the
-    /// extension cost it 66 Elo at 10,000 nodes (`docs/measurements.md`, fourteenth session).
+    /// Whether the search extends moves that give check by a ply. Shogi answers no: nearly
+    /// every position offers checking drops, and the extension lost there
+    /// (`docs/results.tsv`).
     const EXTEND_CHECKS: bool = true;
-
-    /// Upper bound (exclusive) of `captured_kind`.
-    const CAPTURE_KINDS: usize = 1;
-    /// The kind of piece `m` captures, `1..CAPTURE_KINDS`, or 0 when it captures nothing (the
-    /// capture history's key). Games without it answer 0.
-    fn captured_kind(&self, _m: Self::Move) -> usize {
-        0
-    }
 
     /// Whether a null move is reasonable here (chess: the side to move has non-pawn material).
     fn null_move_allowed(&self) -> bool;
@@ -267,14 +259,34 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// evaluations of positions that share it tend to err the same way.
     fn correction_key(&self) -> u64;
 
-    /// The search switches this game changes from `SearchFeatures::default()`, as
-    /// `SearchFeatures::with_changes` takes them: techniques proven by SPRT in this game only.
-    const SEARCH_FEATURES: &'static str = "";
+    /// Search techniques proven in some games only (`docs/results.tsv`); the rest of the search
+    /// is the same in every game.
+    ///
+    /// Static evaluations are corrected by what searches found below positions with the same
+    /// structure (`correction_key`), the same pieces (`piece_keys`) and the same last two moves
+    /// (`correction::CorrectionHistory`). Chess.
+    const CORRECTION_HISTORY: bool = false;
+    /// Quiet moves are also ordered by `threat_order`: a piece leaving an attack by a cheaper
+    /// piece first, one walking into it last. Chess.
+    const THREAT_ORDERING: bool = false;
+    /// A node entered by a search reduced three plies or more is searched a ply deeper when the
+    /// reduced move held up (the static evaluation of the side that played it did not fall), and
+    /// one reduced two or more a ply shallower otherwise when both sides' evaluations sum above
+    /// a margin (hindsight depth adjustment). Chess.
+    const HINDSIGHT_DEPTH: bool = false;
+    /// Late-move reductions are summed in fractions of a ply (the table's fraction, the
+    /// history's share) and rounded down once, instead of each term rounded on its own. Chess.
+    const FRACTIONAL_LMR: bool = false;
+    /// The default of the `material_scaling` search switch (`SearchFeatures`). Chess.
+    const MATERIAL_SCALING: bool = false;
+    /// Quiescence in check searches every capture but only two quiet evasions once a line
+    /// escapes mate (in shogi, drops between a ranging checker and the king multiply). Shogi.
+    const QS_EVASION_PRUNING: bool = false;
     /// The search parameters this game changes from `SearchParams::default()`, as
     /// `SearchParams::with_changes` takes them.
     const SEARCH_PARAMS: &'static str = "";
     /// For each side, a hash of its pieces on the board other than pawns (kind and square), the
-    /// keys of the correction history's piece tables (`SearchFeatures::correction_tables`).
+    /// keys of the correction history's piece tables (`CORRECTION_HISTORY`).
     fn piece_keys(&self) -> [u64; 2];
 
     /// The outcome when the side to move has no legal move (chess: mate or stalemate; shogi:
@@ -286,12 +298,6 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// the history counts as a repetition (the usual search shortcut); otherwise the game's strict
     /// rule applies (chess threefold, shogi fourfold with perpetual-check detection).
     fn rule_outcome(&self, history: &[HistoryEntry], in_search: bool) -> Option<Outcome>;
-    /// Whether the side to move has a reversible move into a position of `history` (the search
-    /// is `ply` plies below its root) that would make the game a draw by repetition: the search
-    /// can take the draw score as a lower bound before searching a move. `false` is always safe.
-    fn upcoming_repetition(&self, _history: &[HistoryEntry], _ply: usize) -> bool {
-        false
-    }
     /// Shogi: whether the side to move may declare an entering-king win now (per the rule this
     /// position was configured with). Chess: always false.
     fn can_declare_win(&self) -> bool {

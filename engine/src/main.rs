@@ -43,7 +43,7 @@ enum Command {
         #[arg(long, value_name = "FILE", requires = "game")]
         positions: Option<std::path::PathBuf>,
         /// Search switches changed from the defaults, `name=on|off,...` (e.g.
-        /// `capture_history=on`): the signature of a technique before it is made the default.
+        /// `material_scaling=off`): the signature of a technique before it is made the default.
         #[arg(long, value_name = "CHANGES", default_value = "")]
         search: String,
         /// Search parameters changed from the defaults, `name=value,...` (e.g.
@@ -80,8 +80,7 @@ fn main() -> ExitCode {
             params,
         }) => {
             // Names and ranges are the same in every game: checked before any search.
-            let checked = sente::search::SearchFeatures::default()
-                .with_changes(&search)
+            let checked = sente::search::SearchFeatures::check_changes(&search)
                 .and(sente::search::SearchParams::default().with_changes(&params));
             if let Err(error) = checked {
                 eprintln!("sente bench: {error}");

@@ -386,67 +386,34 @@ fn go_mate_stops_once_the_mate_is_found() {
     assert!(result.depth < 10, "stopped at depth {}", result.depth);
 }
 
-/// Searching the table move before the other moves are generated is only faster: with the switch
-/// off the same lines are reported from exactly as many nodes.
-#[test]
-fn table_move_first_searches_the_same_tree() {
-    for fen in sente::bench::positions::CHESS.iter().step_by(6) {
-        let root = pos(fen);
-        let [on, off] = [true, false].map(|table_move_first| {
-            let mut s = searcher();
-            s.set_features(SearchFeatures {
-                table_move_first,
-                ..SearchFeatures::default()
-            });
-            let (r, lines) = search_lines(&mut s, &root, &depth(9));
-            (r.best, r.score, r.nodes, lines)
-        });
-        assert_eq!(on, off, "{fen}");
-    }
-}
-
-/// A root fail-high re-searched a ply shallower (`aspiration_fail_high_reduction`) still ends
-/// in the mate that first shows as a fail-high of the aspiration window (centipawn scores up to
-/// depth 4, mate in three from depth 5 or 6), with its exact distance and a PV that mates.
+/// A root fail-high re-searched a ply shallower still ends in the mate that first shows as a
+/// fail-high of the aspiration window (centipawn scores up to depth 4, mate in three from depth
+/// 5 or 6), with its exact distance and a PV that mates.
 #[test]
 fn a_fail_high_re_searched_shallower_still_finds_the_mate() {
     let root = pos("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1");
-    for changes in [
-        "aspiration_fail_high_reduction=off",
-        "aspiration_fail_high_reduction=on",
-    ] {
-        let mut s = searcher();
-        s.set_features(
-            SearchFeatures::for_game::<Position>()
-                .with_changes(changes)
-                .unwrap(),
-        );
-        let (result, infos) = search_root(&mut s, &root, &depth(9));
-        assert_eq!(result.score, Score::MatePlies(5), "{changes}");
-        assert!(
-            infos
-                .iter()
-                .any(|i| i.depth == 4 && matches!(i.score, Score::Cp(_))),
-            "{changes}: the mate is not yet seen at depth 4, so it arrives as a fail-high"
-        );
-        assert_last_pv_mates(&root, &result, &infos, changes);
-    }
+    let mut s = searcher();
+    let (result, infos) = search_root(&mut s, &root, &depth(9));
+    assert_eq!(result.score, Score::MatePlies(5));
+    assert!(
+        infos
+            .iter()
+            .any(|i| i.depth == 4 && matches!(i.score, Score::Cp(_))),
+        "the mate is not yet seen at depth 4, so it arrives as a fail-high"
+    );
+    assert_last_pv_mates(&root, &result, &infos, "default");
 }
 
 /// A node limit that stops an iteration after a later root move beat the previous best to the
-/// end plays that move with `partial_iteration_best` (reporting the same completed depth), and
-/// the last completed iteration's move without it. Over the bench positions and four node
-/// limits the switch changes some moves; in each such case the same search run to the end of
-/// that iteration (a depth limit one above the completed depth: the same tree up to the stop)
-/// no longer has the old move first. At fixed depths the switch changes nothing.
+/// end plays that move (reporting the completed depth) instead of the last completed
+/// iteration's. Over the bench positions and four node limits some moves differ from the
+/// completed iteration's (the same search to that depth: the same tree up to the stop); in each
+/// such case the same search run to the end of the stopped iteration no longer has the old move
+/// first.
 #[test]
 fn a_stopped_iteration_plays_its_new_best_move() {
-    let on = SearchFeatures::for_game::<Position>();
-    assert!(on.partial_iteration_best, "chess's default");
-    let off = on.with_changes("partial_iteration_best=off").unwrap();
-    let run_with = |features: SearchFeatures, root: &Position, limits: &Limits<ChessMove>| {
+    let run_with = |root: &Position, limits: &Limits<ChessMove>| {
         let mut s = searcher();
-        s.set_features(features);
         search_root(&mut s, root, limits).0
     };
     let mut changed = 0;
@@ -457,79 +424,32 @@ fn a_stopped_iteration_plays_its_new_best_move() {
                 nodes: Some(nodes),
                 ..Limits::default()
             };
-            let [without, with] = [off, on].map(|f| run_with(f, &root, &limits));
-            assert_eq!(without.depth, with.depth, "{fen} at {nodes} nodes");
-            if with.best == without.best {
+            let stopped = run_with(&root, &limits);
+            let completed = run_with(&root, &depth(stopped.depth));
+            if stopped.best == completed.best {
                 continue;
             }
             changed += 1;
-            let iteration = run_with(on, &root, &depth(without.depth + 1));
+            let iteration = run_with(&root, &depth(stopped.depth + 1));
             assert_ne!(
                 iteration.best,
-                without.best,
+                completed.best,
                 "{fen} at {nodes} nodes: {:?} beat {:?} inside depth {}",
-                with.best,
-                without.best,
-                without.depth + 1
+                stopped.best,
+                completed.best,
+                stopped.depth + 1
             );
         }
     }
     assert!(changed > 0, "no stopped iteration had a new best move");
-    let root = pos(sente::bench::positions::CHESS[3]);
-    let [without, with] = [off, on].map(|f| run_with(f, &root, &depth(8)));
-    assert_eq!(
-        (without.best, without.score, without.nodes),
-        (with.best, with.score, with.nodes)
-    );
 }
 
-/// `root_change_time` counts every new best root move inside an iteration as a best-move change,
-/// and every completed iteration whose best move differs from the previous one's had one: on a
-/// node clock (the same tree, stopped by searched nodes) the search with the switch thinks at
-/// least as long in every bench position, and longer where its best move was contested (a few
-/// of them: the node rates vary from 30 to 400 nodes/ms so that some searches stop near a
-/// contested iteration).
-#[test]
-fn best_moves_changing_inside_iterations_stretch_the_think() {
-    let base = SearchFeatures::for_game::<Position>();
-    let limits = clock_limits([10_000; 2], 100, 0);
-    let mut longer = 0;
-    for (fen, nodes_per_ms) in sente::bench::positions::CHESS
-        .iter()
-        .zip([30, 45, 70, 110, 170, 250, 400].iter().cycle())
-    {
-        let options = SearchOptions {
-            nodes_per_ms: *nodes_per_ms,
-            ..SearchOptions::default()
-        };
-        let root = pos(fen);
-        let [off, on] = ["root_change_time=off", "root_change_time=on"].map(|changes| {
-            let mut s = searcher();
-            s.set_features(base.with_changes(changes).unwrap());
-            run(&mut s, &root, &[], &limits, &options).0
-        });
-        assert!(
-            on.nodes >= off.nodes && on.depth >= off.depth,
-            "{fen}: {} nodes (depth {}) with the switch, {} (depth {}) without",
-            on.nodes,
-            on.depth,
-            off.nodes,
-            off.depth
-        );
-        // On a node clock, nodes are the time used.
-        longer += usize::from(on.nodes > off.nodes);
-    }
-    assert!(longer > 0, "no contested best move stretched a think");
-}
-
-/// The twenty-fifth and later sessions' switches (quiescence's fail-firm cutoffs,
-/// capture futility, hindsight depth, fractional reductions, history from re-searches,
-/// history-adjusted pruning depth, the fifty-move and material scalings, the low-ply history), each turned from chess's default, change the
-/// tree (the bench positions at a fixed depth search another node count) yet keep every forced
+/// Each run-time switch (`SearchFeatures::NAMES`), turned from chess's default, changes the tree
+/// (the bench positions at a fixed depth search another node count) yet keeps every forced
 /// mate exact: the mates in two and the mate in three behind an aspiration fail-high, with
 /// their distances and mating PVs.
 #[test]
-fn pruning_and_reduction_switches_keep_mates_exact() {
+fn every_switch_changes_the_tree_and_keeps_mates_exact() {
     let base = SearchFeatures::for_game::<Position>();
     let bench_nodes = |features: SearchFeatures| {
         let mut total = 0;
@@ -541,29 +461,13 @@ fn pruning_and_reduction_switches_keep_mates_exact() {
         total
     };
     let base_nodes = bench_nodes(base);
-    for name in [
-        "qs_fail_firm",
-        "noisy_futility",
-        "hindsight_depth",
-        "fractional_lmr",
-        "lmr_research_history",
-        "history_pruning_depth",
-        "fifty_move_scaling",
-        "qs_late_move_pruning",
-        "threat_history",
-        "material_scaling",
-        "low_ply_history",
-        "optimism",
-        "rfp_opponent_worsening",
-        "rfp_cut_node",
-        "alpha_raise_reduction",
-        "small_probcut",
-        "scaled_correction_error",
-    ] {
+    assert!(!SearchFeatures::NAMES.is_empty());
+    for name in SearchFeatures::NAMES {
         let on = base.with_changes(&format!("{name}=on")).unwrap();
         let change = format!("{name}={}", if on == base { "off" } else { "on" });
         let change = change.as_str();
         let features = base.with_changes(change).unwrap();
+        assert_ne!(features, base);
         assert_ne!(
             bench_nodes(features),
             base_nodes,
@@ -605,34 +509,6 @@ fn depth_one_score_with(fen: &str, changes: &str, params: &str) -> i32 {
         Score::Cp(cp) => cp,
         other => panic!("{other:?}"),
     }
-}
-
-/// With `fifty_move_scaling` the evaluation shrinks as the fifty-move clock runs: a queen up
-/// with 80 plies on the clock (the root's children stand at 81: (200 − 81) / 200 of the value)
-/// scores about 0.6 of the same position without the switch, whose score the clock does not
-/// change.
-#[test]
-fn fifty_move_scaling_shrinks_the_score_as_the_clock_runs() {
-    let score = |clock: u32, scaling: bool| {
-        let fen = format!("4k3/8/8/8/8/8/8/3QK3 w - - {clock} 60");
-        depth_one_score(&fen, if scaling { "fifty_move_scaling=on" } else { "" })
-    };
-    let fresh = score(0, false);
-    assert!(fresh > 500, "a queen up: {fresh}");
-    assert_eq!(
-        score(80, false),
-        fresh,
-        "without the switch the clock changes nothing"
-    );
-    // A fresh clock: the children's clock of 1 leaves 199/200.
-    let barely = score(0, true);
-    assert!(
-        barely < fresh && barely * 100 > fresh * 99,
-        "{barely} / {fresh}"
-    );
-    let late = score(80, true);
-    let ratio = f64::from(late) / f64::from(fresh);
-    assert!((0.5..0.7).contains(&ratio), "{late} / {fresh} = {ratio}");
 }
 
 /// With `material_scaling` the evaluation is scaled by the material on the board: at base 768
@@ -685,81 +561,4 @@ fn material_scaling_follows_its_parameters() {
         depth_one_score_with(queen, "material_scaling=off", "material_scale_base=512"),
         plain
     );
-}
-
-/// With `optimism` the root's side, scored ahead by the previous iteration, gains a bias in every
-/// static evaluation of its own (and the opponent loses it in its), so the score from the root
-/// rises when it is ahead and falls when it is behind; a bias of at most 144 weighted by about
-/// (154 + 28) / 1024 with a lone queen moves it by less than 30.
-#[test]
-fn optimism_leans_the_root_side_s_evaluation_toward_its_score() {
-    let score = |fen: &str, optimism: bool| {
-        let mut s = searcher();
-        s.set_features(
-            SearchFeatures::for_game::<Position>()
-                .with_changes(if optimism {
-                    "optimism=on"
-                } else {
-                    "optimism=off"
-                })
-                .unwrap(),
-        );
-        match search_root(&mut s, &pos(fen), &depth(2)).0.score {
-            Score::Cp(cp) => cp,
-            other => panic!("{other:?}"),
-        }
-    };
-    let ahead = "4k3/8/8/8/8/8/8/3QK3 w - - 0 60";
-    let (plain, optimistic) = (score(ahead, false), score(ahead, true));
-    assert!(plain > 500, "a queen up: {plain}");
-    assert!(
-        optimistic > plain && optimistic - plain < 30,
-        "ahead: {optimistic} against {plain}"
-    );
-    let behind = "3qk3/8/8/8/8/8/8/4K3 w - - 0 60";
-    let (plain, optimistic) = (score(behind, false), score(behind, true));
-    assert!(plain < -500, "a queen down: {plain}");
-    assert!(
-        optimistic < plain && plain - optimistic < 30,
-        "behind: {optimistic} against {plain}"
-    );
-}
-
-/// `scaled_correction_error` (the correction history learns the error of the evaluation it
-/// corrects; the fixed point is tested in `search::worker`): without a scaling that evaluation
-/// is the raw one, and the switch changes nothing, node for node, over repeated searches that
-/// keep their correction history; with the material scaling it changes the tree.
-#[test]
-fn without_a_scaling_the_correction_learns_the_raw_error() {
-    let fens = [
-        "8/8/4k3/8/2b5/8/4K3/3R4 w - - 0 1",
-        "8/5k2/8/3p4/8/2P5/2K5/3R4 w - - 0 1",
-    ];
-    // Each search's score and node count over eight depth-10 searches and a depth-1 one.
-    let searches = |fen: &str, changes: &str| {
-        let mut s = searcher();
-        s.set_features(
-            SearchFeatures::for_game::<Position>()
-                .with_changes(changes)
-                .unwrap(),
-        );
-        (0..9)
-            .map(|i| {
-                let result = search_root(&mut s, &pos(fen), &depth(if i < 8 { 10 } else { 1 })).0;
-                (result.score, result.nodes)
-            })
-            .collect::<Vec<_>>()
-    };
-    for fen in fens {
-        assert_eq!(
-            searches(fen, "material_scaling=off,scaled_correction_error=off"),
-            searches(fen, "material_scaling=off,scaled_correction_error=on"),
-            "{fen}: without a scaling the raw evaluation is the one corrected"
-        );
-        assert_ne!(
-            searches(fen, "scaled_correction_error=off"),
-            searches(fen, "scaled_correction_error=on"),
-            "{fen}: with the material scaling the switch matters"
-        );
-    }
 }

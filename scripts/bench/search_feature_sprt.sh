@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # What a search technique is worth: the classical evaluator's default search plays the same
 # search with CHANGES (`name=on|off,...`; the names are `SearchFeatures::NAMES`, e.g.
-# `null_move=off`) in paired games with random openings, through `datagen match --b-search`, and
+# `material_scaling=off`) in paired games with random openings, through `datagen match --b-search`, and
 # the match report is printed: W/D/L, Elo ± error, pentanomial counts and the SPRT verdict.
 #
 # Usage: scripts/bench/search_feature_sprt.sh GAME CHANGES [ELO0,ELO1]
 #   GAME       chess or shogi
-#   CHANGES    e.g. `null_move=off` or `null_move=off,late_move_reductions=off`
+#   CHANGES    e.g. `material_scaling=off`
 #   ELO0,ELO1  SPRT bounds for the default search's advantage: `0,10` (default: the technique
 #              gains) or `-10,0` (a speed-only change must not lose)
 # Environment: PAIRS (100), NODES per move (chess 3000, shogi 5000), TC (`BASE+INC` seconds: a

@@ -5,7 +5,6 @@ pub mod attacks;
 pub mod bitboard;
 mod checks;
 pub mod classical;
-mod cuckoo;
 pub mod delta;
 mod edit_board;
 pub mod fen;

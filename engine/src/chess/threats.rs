@@ -1,8 +1,8 @@
 //! Threats for ordering quiet moves: the squares the opponent attacks with pawns, with pawns or
 //! minor pieces, with anything up to rooks, and with anything. A quiet move that takes a piece
 //! out of an attack by a cheaper piece is tried earlier, and one that puts it under such an
-//! attack later (`SearchFeatures::threat_ordering`); whether a move's from and to squares are
-//! attacked at all picks its butterfly-history table (`SearchFeatures::threat_history`).
+//! attack later (`Game::THREAT_ORDERING`); whether a move's from and to squares are
+//! attacked at all picks its butterfly-history table (`Game::THREAT_BUCKETS`).
 
 use super::attacks::{with_sliders, SliderAttacks};
 use super::bitboard::{bb, pawn_attacks_bb, pop_lsb, KING_ATTACKS, KNIGHT_ATTACKS};

@@ -1,5 +1,5 @@
 //! The text form shared by search switches and parameters: a comma-separated list of
-//! `name=value` changes (`null_move=off,rfp_margin=90`), as matches, bench and SPSA take them.
+//! `name=value` changes (`material_scaling=off,rfp_margin=90`), as matches, bench and SPSA take them.
 
 /// The `(name, value)` pairs of `changes` (blank entries skipped, both sides trimmed); an entry
 /// without `=` is an error that shows `expected` (e.g. `name=value`).

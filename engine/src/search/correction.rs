@@ -1,9 +1,10 @@
 //! Correction history: how far the static evaluation of positions with the same slow-changing
 //! structure (`Game::correction_key`: chess pawns, shogi pawns and hands) has erred from the
 //! search results below them, learned per side to move and added to later static evaluations.
-//! With `SearchFeatures::correction_tables` three more keys learn the same error: each side's
-//! pieces other than pawns (`Game::piece_keys`) and the last two moves, and the correction is
-//! their weighted blend. Fixed-size tables per search thread; never allocated during search.
+//! Three more keys learn the same error: each side's pieces other than pawns
+//! (`Game::piece_keys`) and the last two moves, and the correction is the weighted blend of the
+//! four tables. Used in games with `Game::CORRECTION_HISTORY`. Fixed-size tables per search
+//! thread; never allocated during search.
 
 use super::prefetch::prefetch;
 use crate::game::{mix_key, Side};
@@ -18,7 +19,7 @@ const MAX_CORRECTION: i32 = 128;
 const WEIGHT_SCALE: i32 = 256;
 const MAX_WEIGHT: i32 = 16;
 
-/// The tables of the blend (`correction_tables`): structure, first side's pieces, second
+/// The tables of the blend: structure, first side's pieces, second
 /// side's pieces, last two moves.
 const TABLES: usize = 4;
 /// Each table's weight in the blend, out of `BLEND_SCALE`: the structure key alone is the
@@ -77,13 +78,10 @@ impl CorrectionHistory {
         self.table.fill(0);
     }
 
-    /// The correction (centipawns) to add to a raw static evaluation: the structure table's
-    /// alone, or with `blend` the weighted blend of all tables.
+    /// The correction (centipawns) to add to a static evaluation: the weighted blend of all
+    /// tables.
     #[inline]
-    pub fn correction(&self, side: Side, keys: &CorrectionKeys, blend: bool) -> i32 {
-        if !blend {
-            return self.table[Self::index(0, side, keys.structure)] / GRAIN;
-        }
+    pub fn correction(&self, side: Side, keys: &CorrectionKeys) -> i32 {
         let sum: i32 = (0..TABLES)
             .map(|t| BLEND[t] * self.table[Self::index(t, side, keys.key(t))])
             .sum();
@@ -93,27 +91,18 @@ impl CorrectionHistory {
     /// Starts loading the entries `correction` will read, so that their cache misses overlap
     /// the node's table probe and evaluation instead of following them.
     #[inline]
-    pub fn prefetch(&self, side: Side, keys: &CorrectionKeys, blend: bool) {
-        let tables = if blend { TABLES } else { 1 };
-        for t in 0..tables {
+    pub fn prefetch(&self, side: Side, keys: &CorrectionKeys) {
+        for t in 0..TABLES {
             prefetch(&self.table[Self::index(t, side, keys.key(t))]);
         }
     }
 
-    /// Moves the entries toward `error` (search result − raw static eval, centipawns), by more
-    /// for deeper searches: the structure table's alone, or with `blend` every table's.
-    pub fn update(
-        &mut self,
-        side: Side,
-        keys: &CorrectionKeys,
-        depth: i32,
-        error: i32,
-        blend: bool,
-    ) {
+    /// Moves every table's entry toward `error` (search result − the corrected static eval
+    /// before its correction, centipawns), by more for deeper searches.
+    pub fn update(&mut self, side: Side, keys: &CorrectionKeys, depth: i32, error: i32) {
         let weight = (depth + 1).clamp(1, MAX_WEIGHT);
         let target = error.clamp(-MAX_CORRECTION, MAX_CORRECTION) * GRAIN;
-        let tables = if blend { TABLES } else { 1 };
-        for t in 0..tables {
+        for t in 0..TABLES {
             let entry = &mut self.table[Self::index(t, side, keys.key(t))];
             let updated = (*entry * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
             *entry = updated.clamp(-MAX_CORRECTION * GRAIN, MAX_CORRECTION * GRAIN);
@@ -136,47 +125,45 @@ mod tests {
     #[test]
     fn entries_learn_the_mean_error_within_bounds() {
         let mut h = CorrectionHistory::default();
-        assert_eq!(h.correction(Side::First, &keys(7), false), 0);
+        assert_eq!(h.correction(Side::First, &keys(7)), 0);
+        // Every table learns: the blend reaches 9/8 of the error.
         for _ in 0..200 {
-            h.update(Side::First, &keys(7), 8, 40, false);
+            h.update(Side::First, &keys(7), 8, 80);
         }
-        assert!((38..=40).contains(&h.correction(Side::First, &keys(7), false)));
+        assert!((87..=90).contains(&h.correction(Side::First, &keys(7))));
         // Other sides and keys are untouched; huge errors are capped.
-        assert_eq!(h.correction(Side::Second, &keys(7), false), 0);
-        assert_eq!(h.correction(Side::First, &keys(8), false), 0);
+        assert_eq!(h.correction(Side::Second, &keys(7)), 0);
+        assert_eq!(h.correction(Side::First, &keys(8)), 0);
         for _ in 0..500 {
-            h.update(Side::Second, &keys(9), 20, -10_000, false);
+            h.update(Side::Second, &keys(9), 20, -10_000);
         }
-        let capped = h.correction(Side::Second, &keys(9), false);
-        assert!((-MAX_CORRECTION..=-MAX_CORRECTION + 2).contains(&capped));
+        let capped = h.correction(Side::Second, &keys(9));
+        let bound = MAX_CORRECTION * 9 / 8;
+        assert!((-bound..=-bound + 3).contains(&capped), "{capped}");
         h.clear();
-        assert_eq!(h.correction(Side::Second, &keys(9), false), 0);
+        assert_eq!(h.correction(Side::Second, &keys(9)), 0);
     }
 
     #[test]
-    fn the_blend_weighs_every_table_and_only_the_blend_updates_the_others() {
+    fn the_blend_weighs_every_table() {
         let mut h = CorrectionHistory::default();
-        // The plain update teaches the structure table only: the blend sees 3/8 of it.
         for _ in 0..200 {
-            h.update(Side::First, &keys(7), 8, 80, false);
+            h.update(Side::First, &keys(7), 8, 80);
         }
-        let plain = h.correction(Side::First, &keys(7), false);
-        assert!((78..=80).contains(&plain));
-        assert!((28..=30).contains(&h.correction(Side::First, &keys(7), true)));
-        // A blended update teaches all four: the blend reaches 9/8 of the error.
-        h.clear();
-        for _ in 0..200 {
-            h.update(Side::First, &keys(7), 8, 80, true);
-        }
-        assert!((87..=90).contains(&h.correction(Side::First, &keys(7), true)));
         // A position sharing only the move key sees that table's part (2/8).
         let other = CorrectionKeys {
             structure: 1_000,
             pieces: [2_000, 3_000],
             moves: keys(7).moves,
         };
-        assert!((18..=20).contains(&h.correction(Side::First, &other, true)));
-        assert_eq!(h.correction(Side::First, &other, false), 0);
+        assert!((18..=20).contains(&h.correction(Side::First, &other)));
+        // One sharing the structure key alone sees 3/8.
+        let structure_only = CorrectionKeys {
+            structure: 7,
+            pieces: [4_000, 5_000],
+            moves: 6_000,
+        };
+        assert!((28..=30).contains(&h.correction(Side::First, &structure_only)));
     }
 
     #[test]

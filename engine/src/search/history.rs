@@ -1,8 +1,7 @@
 //! Move-ordering statistics learned during search: killers, counter-moves, butterfly history
-//! (side × threat bucket × from-slot × to-square), continuation history (previous piece/square × piece/square),
-//! structure history (pawn structure × piece/square) and capture history (piece/square ×
-//! captured kind).
-//! Sized from the game's constants once per thread; never allocated during search.
+//! (side × threat bucket × from-slot × to-square) and continuation history (previous
+//! piece/square × piece/square). Sized from the game's constants once per thread; never
+//! allocated during search.
 
 use super::large_pages::LargePageArray;
 use crate::game::{Game, GameMove, Side};
@@ -21,45 +20,22 @@ fn apply(entry: &mut i16, bonus: i32) {
 /// Index of a (piece slot, to square) pair, used by the continuation tables.
 pub type PieceTo = usize;
 
-/// Buckets of the structure history (`pawn_history`): a structure key's low bits pick one.
-pub const STRUCTURE_BUCKETS: usize = 512;
-
-/// Plies from the root whose quiet moves also learn in the low-ply history (`low_ply_history`).
-pub const LOW_PLIES: usize = 4;
-
 /// How many earlier moves' continuation histories a quiet move is scored by.
-pub const CONTINUATION_PLIES: usize = 3;
-/// The (piece, to) of the moves one, two and four plies back (`None`: none, or not used), whose
+pub const CONTINUATION_PLIES: usize = 2;
+/// The (piece, to) of the moves one and two plies back (`None`: none, or a null move), whose
 /// continuation histories score a quiet move; the first is also the counter-move's key.
 pub type ContinuationKeys = [Option<PieceTo>; CONTINUATION_PLIES];
 
 pub struct HistoryTables<G: Game> {
-    /// `[side][threat bucket][from_slot][to]` (`Game::threat_bucket`; bucket 0 only unless the
-    /// search's `threat_history` switch is on).
+    /// `[side][threat bucket][from_slot][to]` (`Game::threat_bucket`).
     butterfly: Vec<i16>,
     /// `[previous piece_to][piece_to]` (10 MB in shogi: huge pages spare its TLB misses), then
     /// one row of zeros that scores a missing key without a branch (`quiet_rows`).
     continuation: LargePageArray<i16>,
-    /// `[piece_to][captured kind]`: how often a capture cut off (all zero unless the search's
-    /// `capture_history` switch is on).
-    capture: Vec<i16>,
-    /// `[structure bucket][piece_to]`: quiet moves by the pawn structure they were played in
-    /// (`Game::correction_key`; all zero unless the search's `pawn_history` switch is on), then
-    /// one row of zeros for a node without a bucket.
-    structure: Vec<i16>,
-    /// The rows of `continuation` and of `structure` written since the last `clear` (which
-    /// clears only those: a shogi continuation table is 10 MB, and self-play clears every
-    /// searcher before each game and each opening check).
+    /// The rows of `continuation` written since the last `clear` (which clears only those: a
+    /// shogi continuation table is 10 MB, and self-play clears every searcher before each game
+    /// and each opening check).
     continuation_written: WrittenRows,
-    structure_written: WrittenRows,
-    /// `[ply][from_slot][to]` for the first `LOW_PLIES` plies from the root (all zero unless
-    /// the search's `low_ply_history` switch is on): the root's lines, learned apart from the
-    /// whole tree's butterfly history and cleared for each search, as Stockfish's
-    /// `lowPlyHistory`.
-    low_ply: Vec<i16>,
-    /// Whether `low_ply` was written since it was last cleared (each search clears it; with the
-    /// switch off it stays untouched and costs nothing).
-    low_ply_written: bool,
     /// `[previous piece_to]` → the refutation last seen.
     counter: Vec<G::Move>,
     /// Two killers per ply.
@@ -72,8 +48,6 @@ impl<G: Game> HistoryTables<G> {
     const PIECE_TO_COUNT: usize = G::PIECE_SLOTS * G::SQUARES;
     /// Entries of one side's butterfly tables (all threat buckets).
     const BUTTERFLY_LEN: usize = G::THREAT_BUCKETS * G::FROM_SLOTS * G::SQUARES;
-    /// Entries of one ply's low-ply history (a butterfly table without threat buckets).
-    const LOW_PLY_ROW: usize = G::FROM_SLOTS * G::SQUARES;
 
     pub fn new(max_ply: usize) -> Self {
         match Self::try_new(max_ply) {
@@ -89,12 +63,7 @@ impl<G: Game> HistoryTables<G> {
             continuation: LargePageArray::try_new(
                 (Self::PIECE_TO_COUNT + 1) * Self::PIECE_TO_COUNT,
             )?,
-            capture: vec![0; Self::PIECE_TO_COUNT * G::CAPTURE_KINDS],
-            structure: vec![0; (STRUCTURE_BUCKETS + 1) * Self::PIECE_TO_COUNT],
             continuation_written: WrittenRows::new(Self::PIECE_TO_COUNT),
-            structure_written: WrittenRows::new(STRUCTURE_BUCKETS),
-            low_ply: vec![0; LOW_PLIES * Self::LOW_PLY_ROW],
-            low_ply_written: false,
             counter: vec![G::Move::NONE; Self::PIECE_TO_COUNT],
             killers: vec![[G::Move::NONE; 2]; max_ply + 2],
         })
@@ -106,41 +75,8 @@ impl<G: Game> HistoryTables<G> {
         let continuation = &mut *self.continuation;
         self.continuation_written
             .drain(|row| continuation[row * n..][..n].fill(0));
-        let structure = &mut self.structure;
-        self.structure_written
-            .drain(|row| structure[row * n..][..n].fill(0));
-        self.capture.fill(0);
-        self.clear_low_ply();
         self.counter.fill(G::Move::NONE);
         self.clear_killers();
-    }
-
-    /// Empties the low-ply history (it is relative to one search's root).
-    pub fn clear_low_ply(&mut self) {
-        if std::mem::take(&mut self.low_ply_written) {
-            self.low_ply.fill(0);
-        }
-    }
-
-    /// The low-ply history of the quiet move `m` at `ply` from the root (0 from `LOW_PLIES` on).
-    pub fn low_ply_score(&self, ply: usize, m: G::Move) -> i32 {
-        if ply < LOW_PLIES {
-            self.low_ply[ply * Self::LOW_PLY_ROW + butterfly_offset::<G>(0, m)] as i32
-        } else {
-            0
-        }
-    }
-
-    /// Rewards (`bonus > 0`) or punishes the quiet move `m` at `ply` in the low-ply history
-    /// (nothing from `LOW_PLIES` on).
-    pub fn update_low_ply(&mut self, ply: usize, m: G::Move, bonus: i32) {
-        if ply < LOW_PLIES {
-            self.low_ply_written = true;
-            apply(
-                &mut self.low_ply[ply * Self::LOW_PLY_ROW + butterfly_offset::<G>(0, m)],
-                bonus,
-            );
-        }
     }
 
     pub fn clear_killers(&mut self) {
@@ -168,21 +104,15 @@ impl<G: Game> HistoryTables<G> {
     }
 
     /// The rows that score the quiet moves of one node (`QuietRows::score`), looked up once:
-    /// `side`'s butterfly table, the continuation row of each earlier move and the structure
-    /// bucket's row, a row of zeros standing in for a missing key.
-    pub fn quiet_rows(
-        &self,
-        side: Side,
-        previous: ContinuationKeys,
-        structure: Option<usize>,
-    ) -> QuietRows<'_, G> {
+    /// `side`'s butterfly table and the continuation row of each earlier move, a row of zeros
+    /// standing in for a missing key.
+    pub fn quiet_rows(&self, side: Side, previous: ContinuationKeys) -> QuietRows<'_, G> {
         let n = Self::PIECE_TO_COUNT;
         let butterfly_len = Self::BUTTERFLY_LEN;
         let row = |key: Option<usize>, zero_row: usize| key.unwrap_or(zero_row) * n;
         QuietRows {
             butterfly: &self.butterfly[side.index() * butterfly_len..][..butterfly_len],
             continuation: previous.map(|p| &self.continuation[row(p, n)..][..n]),
-            structure: &self.structure[row(structure, STRUCTURE_BUCKETS)..][..n],
             game: std::marker::PhantomData,
         }
     }
@@ -240,44 +170,6 @@ impl<G: Game> HistoryTables<G> {
             let index = p * Self::PIECE_TO_COUNT + current;
             apply(&mut self.continuation[index], bonus);
         }
-    }
-
-    /// The structure history's bucket of a position's structure key (`Game::correction_key`).
-    pub fn structure_bucket(key: u64) -> usize {
-        key as usize & (STRUCTURE_BUCKETS - 1)
-    }
-
-    /// The structure history of the quiet move `current` in structure `bucket` (0 for `None`).
-    pub fn structure_score(&self, bucket: Option<usize>, current: PieceTo) -> i32 {
-        bucket.map_or(0, |b| {
-            self.structure[b * Self::PIECE_TO_COUNT + current] as i32
-        })
-    }
-
-    /// Rewards (`bonus > 0`) or punishes the quiet move `current` in structure `bucket`.
-    pub fn update_structure(&mut self, bucket: Option<usize>, current: PieceTo, bonus: i32) {
-        if let Some(b) = bucket {
-            self.structure_written.mark(b);
-            apply(
-                &mut self.structure[b * Self::PIECE_TO_COUNT + current],
-                bonus,
-            );
-        }
-    }
-
-    fn capture_index(&self, pos: &G, m: G::Move) -> usize {
-        self.piece_to(pos, m) * G::CAPTURE_KINDS + pos.captured_kind(m)
-    }
-
-    /// The capture history of a noisy move (0 while the table is unused).
-    pub fn capture_score(&self, pos: &G, m: G::Move) -> i32 {
-        self.capture[self.capture_index(pos, m)] as i32
-    }
-
-    /// Rewards (`bonus > 0`) or punishes a noisy move in the capture history.
-    pub fn update_capture(&mut self, pos: &G, m: G::Move, bonus: i32) {
-        let index = self.capture_index(pos, m);
-        apply(&mut self.capture[index], bonus);
     }
 
     pub fn clear_killers_at(&mut self, ply: usize) {
@@ -339,20 +231,18 @@ fn butterfly_offset<G: Game>(bucket: usize, m: G::Move) -> usize {
 }
 
 /// One node's rows of the quiet-move tables (`HistoryTables::quiet_rows`): a quiet move's score
-/// is a sum of five lookups, without a branch per missing key.
+/// is a sum of three lookups, without a branch per missing key.
 pub struct QuietRows<'a, G: Game> {
     /// `[threat bucket][from_slot][to]` of the side to move.
     butterfly: &'a [i16],
     /// `[piece_to]` after each earlier move (zeros for a missing one).
     continuation: [&'a [i16]; CONTINUATION_PLIES],
-    /// `[piece_to]` in the node's structure bucket (zeros without one).
-    structure: &'a [i16],
     game: std::marker::PhantomData<G>,
 }
 
 impl<G: Game> QuietRows<'_, G> {
-    /// `HistoryTables::quiet_score` plus `structure_score` of the quiet move `m` (whose
-    /// (piece, to) index is `current`, in threat bucket `bucket`).
+    /// `HistoryTables::quiet_score` of the quiet move `m` (whose (piece, to) index is
+    /// `current`, in threat bucket `bucket`).
     #[inline]
     pub fn score(&self, m: G::Move, current: PieceTo, bucket: usize) -> i32 {
         let from_to = butterfly_offset::<G>(bucket, m);
@@ -361,63 +251,12 @@ impl<G: Game> QuietRows<'_, G> {
             .fold(self.butterfly[from_to] as i32, |sum, row| {
                 sum + row[current] as i32
             })
-            + self.structure[current] as i32
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_structure_history_learns_per_bucket_and_clears() {
-        use crate::chess::Position;
-        let mut h = HistoryTables::<Position>::new(4);
-        let start = Position::startpos();
-        let other = Position::from_text("4k3/pppppppp/8/8/8/8/PPPPPPP1/4K3 w - - 0 1").unwrap();
-        let [a, b] = [&start, &other]
-            .map(|p| HistoryTables::<Position>::structure_bucket(p.correction_key()));
-        assert_ne!(a, b, "these two structures share a bucket");
-        let m = start.parse_move("g1f3").unwrap();
-        let piece_to = h.piece_to(&start, m);
-        h.update_structure(Some(a), piece_to, 500);
-        assert_eq!(h.structure_score(Some(a), piece_to), 500);
-        assert_eq!(h.structure_score(Some(b), piece_to), 0, "another structure");
-        assert_eq!(h.structure_score(None, piece_to), 0, "switched off");
-        h.update_structure(None, piece_to, 500);
-        assert_eq!(
-            h.structure_score(Some(a), piece_to),
-            500,
-            "no bucket, no update"
-        );
-        h.clear();
-        assert_eq!(h.structure_score(Some(a), piece_to), 0);
-    }
-
-    #[test]
-    fn the_low_ply_history_learns_per_ply_near_the_root_and_clears() {
-        use crate::chess::Position;
-        let mut h = HistoryTables::<Position>::new(8);
-        let start = Position::startpos();
-        let [m, other] = ["g1f3", "e2e4"].map(|t| start.parse_move(t).unwrap());
-        h.update_low_ply(1, m, 700);
-        assert_eq!(h.low_ply_score(1, m), 700);
-        assert_eq!(h.low_ply_score(0, m), 0, "another ply");
-        assert_eq!(h.low_ply_score(1, other), 0, "another move");
-        h.update_low_ply(1, other, -300);
-        assert_eq!(h.low_ply_score(1, other), -300, "maluses too");
-        h.update_low_ply(LOW_PLIES, m, 700);
-        assert_eq!(
-            h.low_ply_score(LOW_PLIES, m),
-            0,
-            "beyond the low plies nothing is kept"
-        );
-        h.clear_low_ply();
-        assert_eq!((h.low_ply_score(1, m), h.low_ply_score(1, other)), (0, 0));
-        h.update_low_ply(3, m, 100);
-        h.clear();
-        assert_eq!(h.low_ply_score(3, m), 0, "a full clear includes it");
-    }
 
     #[test]
     fn a_node_s_rows_score_as_the_tables_do_with_and_without_keys() {
@@ -429,36 +268,28 @@ mod tests {
             .iter()
             .map(|text| pos.parse_move(text).unwrap())
             .collect();
-        let keys: ContinuationKeys = [Some(3), Some(70), Some(500)];
-        let bucket = Some(HistoryTables::<Position>::structure_bucket(
-            pos.correction_key(),
-        ));
+        let keys: ContinuationKeys = [Some(3), Some(70)];
         for (i, &m) in moves.iter().enumerate() {
             let current = tables.piece_to(&pos, m);
             let bonus = 300 * (i as i32 + 1) * if i % 2 == 0 { 1 } else { -1 };
             let threat_bucket = i % <Position as Game>::THREAT_BUCKETS;
             tables.update_quiet(side, threat_bucket, m, current, keys, bonus);
-            tables.update_structure(bucket, current, -bonus / 2);
         }
-        for previous in [keys, [None, Some(70), None], [None; CONTINUATION_PLIES]] {
-            for structure in [bucket, None] {
-                let rows = tables.quiet_rows(side, previous, structure);
-                for &m in &moves {
-                    for threat_bucket in 0..<Position as Game>::THREAT_BUCKETS {
-                        let current = tables.piece_to(&pos, m);
-                        let expected =
-                            tables.quiet_score(side, threat_bucket, m, current, previous)
-                                + tables.structure_score(structure, current);
-                        assert_eq!(
-                            rows.score(m, current, threat_bucket),
-                            expected,
-                            "{previous:?} {structure:?} {threat_bucket}"
-                        );
-                    }
+        for previous in [keys, [None, Some(70)], [None; CONTINUATION_PLIES]] {
+            let rows = tables.quiet_rows(side, previous);
+            for &m in &moves {
+                for threat_bucket in 0..<Position as Game>::THREAT_BUCKETS {
+                    let current = tables.piece_to(&pos, m);
+                    let expected = tables.quiet_score(side, threat_bucket, m, current, previous);
+                    assert_eq!(
+                        rows.score(m, current, threat_bucket),
+                        expected,
+                        "{previous:?} {threat_bucket}"
+                    );
                 }
             }
         }
-        let rows = tables.quiet_rows(side, keys, bucket);
+        let rows = tables.quiet_rows(side, keys);
         let current = tables.piece_to(&pos, moves[0]);
         assert_ne!(
             rows.score(moves[0], current, 0),
@@ -485,17 +316,13 @@ mod tests {
                 let current = tables.piece_to(&pos, m);
                 // Keys spread over the whole table, first and last rows included.
                 let key = |k: usize| Some((i * 977 + k * 131 + round * 17) % n);
-                let keys: ContinuationKeys = [key(0), Some(n - 1 - i % 7), key(2)];
-                let bucket = Some((i * 37 + round) % STRUCTURE_BUCKETS);
+                let keys: ContinuationKeys = [key(0), Some(n - 1 - i % 7)];
                 tables.update_quiet(side, 0, m, current, keys, 400 + i as i32);
-                tables.update_structure(bucket, current, -300);
-                tables.update_continuation(current, [Some(0), None, None], 200);
+                tables.update_continuation(current, [Some(0), key(2)], 200);
             }
             assert!(tables.continuation.iter().any(|&v| v != 0));
-            assert!(tables.structure.iter().any(|&v| v != 0));
             tables.clear();
             assert!(tables.continuation.iter().all(|&v| v == 0), "round {round}");
-            assert!(tables.structure.iter().all(|&v| v == 0), "round {round}");
             assert!(tables.butterfly.iter().all(|&v| v == 0));
         }
     }
@@ -542,23 +369,22 @@ mod tests {
         let mut tables = HistoryTables::<Position>::new(8);
         let current = tables.piece_to(&pos, m);
         let side = pos.side_to_move();
-        // Three earlier moves' keys, the last only when the ply-4 key is in use.
-        let keys: ContinuationKeys = [Some(3), Some(70), Some(500)];
-        let without_ply4: ContinuationKeys = [Some(3), Some(70), None];
+        let keys: ContinuationKeys = [Some(3), Some(70)];
+        let one_back: ContinuationKeys = [Some(3), None];
         tables.update_quiet(side, 0, m, current, keys, 1000);
         let per_table = tables.butterfly(side, 0, m);
         assert!(per_table > 0);
         for key in keys {
             assert_eq!(tables.continuation(key, current), per_table);
         }
-        assert_eq!(tables.quiet_score(side, 0, m, current, keys), 4 * per_table);
+        assert_eq!(tables.quiet_score(side, 0, m, current, keys), 3 * per_table);
         assert_eq!(
-            tables.quiet_score(side, 0, m, current, without_ply4),
-            3 * per_table
+            tables.quiet_score(side, 0, m, current, one_back),
+            2 * per_table
         );
         // A `None` key neither scores nor learns.
-        tables.update_quiet(side, 0, m, current, without_ply4, -1000);
-        assert!(tables.continuation(Some(500), current) == per_table);
+        tables.update_quiet(side, 0, m, current, one_back, -1000);
+        assert!(tables.continuation(Some(70), current) == per_table);
         assert!(tables.continuation(Some(3), current) < per_table);
     }
 }

@@ -373,13 +373,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         // A search stopped inside depth 1 plays the best root move searched so far (every root
         // move searched to the end has a score; the first one always is).
         // An iteration cut short after a later root move beat the previous best to the end plays
-        // that move (`partial_iteration_best`, one line, no strength limit): the new depth's
-        // verdict on the two moves outranks the shallower iteration's.
+        // that move (one line, no strength limit): the new depth's verdict on the two moves
+        // outranks the shallower iteration's.
         let partial = main_worker.partial_best.filter(|_| {
-            self.features.partial_iteration_best
-                && strength.is_none()
-                && !main_worker.completed_lines.is_empty()
-                && shared.multi_pv == 1
+            strength.is_none() && !main_worker.completed_lines.is_empty() && shared.multi_pv == 1
         });
         let (depth, lines) = if let Some(partial) = &partial {
             (

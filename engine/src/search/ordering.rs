@@ -20,17 +20,9 @@ const KILLER_1: i32 = 899_000;
 const COUNTER: i32 = 898_000;
 const BAD_NOISY: i32 = -(1 << 24);
 /// Placeholder of a quiet move not scored yet: below the killers and the counter-move, above
-/// every history score (at most four tables of ±`HISTORY_MAX`, a threat adjustment, the check
-/// bonus and twice the low-ply history) and every losing capture.
+/// every history score (at most three tables of ±`HISTORY_MAX` and a threat adjustment) and
+/// every losing capture.
 const QUIET_PENDING: i32 = 800_000;
-
-/// The ordering bonus of a quiet move that gives check (`check_ordering`), on the scale of the
-/// history tables (each at most ±`HISTORY_MAX`).
-const CHECK_ORDER_BONUS: i32 = 12_000;
-
-/// The low-ply history's weight in a quiet move's ordering score at the root (then divided by
-/// 1 + 2 × ply): twice a butterfly entry's there, as Stockfish weighs it against its main history.
-const LOW_PLY_WEIGHT: i32 = 2;
 
 /// The score of a quiet move the node has already pruned (`PickerState::prune_quiets`): below
 /// every other score, so once it is picked nothing that is searched is left.
@@ -55,56 +47,27 @@ pub struct OrderingContext<'a, G: Game> {
     /// (piece, to) of the earlier moves whose continuation histories score quiets (see
     /// `ContinuationKeys`).
     pub previous: ContinuationKeys,
-    /// Quiets are also ordered by `Game::threat_order` (`SearchFeatures::threat_ordering`).
-    pub threat_ordering: bool,
-    /// Quiets are scored by the butterfly table of their `Game::threat_bucket`
-    /// (`SearchFeatures::threat_history`); otherwise by bucket 0's.
-    pub threat_history: bool,
     /// The node's `Game::threats`, computed by whoever needs them first (the scorer or the
-    /// search's history lookups) and shared.
+    /// search's history lookups) and shared: quiets are scored by the butterfly table of their
+    /// `Game::threat_bucket` and, under `Game::THREAT_ORDERING`, by `Game::threat_order`.
     pub threats: &'a OnceCell<G::Threats>,
-    /// Quiet checks gain `CHECK_ORDER_BONUS` (`SearchFeatures::check_ordering`).
-    pub check_ordering: bool,
-    /// The node's structure-history bucket (`SearchFeatures::pawn_history`), or `None`.
-    pub structure: Option<usize>,
-    /// The node's ply from the root when quiets are also ordered by the low-ply history
-    /// (`SearchFeatures::low_ply_history`, first `LOW_PLIES` plies), or `None`.
-    pub low_ply: Option<usize>,
 }
 
-/// Writes an ordering score for each move into `scores` (same indices). With `lazy_quiets`, plain
-/// quiet moves get `QUIET_PENDING`, resolved by `next_best` when nothing better is left; without,
-/// they are scored now. Returns whether any quiet is pending.
+/// Writes an ordering score for each move into `scores` (same indices): every move but the plain
+/// quiets, which get `QUIET_PENDING`, resolved by `next_best` when nothing better is left.
+/// Returns whether any quiet is pending.
 pub fn score_moves<G: Game>(
     pos: &G,
     moves: &[G::Move],
     scores: &mut [i32],
     context: &OrderingContext<'_, G>,
-    history: &HistoryTables<G>,
-    lazy_quiets: bool,
-) -> bool {
-    let pending = mark_moves(pos, moves, scores, context, history);
-    if pending && !lazy_quiets {
-        score_pending_quiets(pos, moves, scores, 0, context, history);
-        return false;
-    }
-    pending
-}
-
-/// Scores every move but the plain quiets, which get `QUIET_PENDING`; returns whether any did.
-fn mark_moves<G: Game>(
-    pos: &G,
-    moves: &[G::Move],
-    scores: &mut [i32],
-    context: &OrderingContext<'_, G>,
-    history: &HistoryTables<G>,
 ) -> bool {
     let mut pending = false;
     for (&m, score) in moves.iter().zip(scores.iter_mut()) {
         *score = if m == context.tt_move {
             TT_MOVE
         } else if !pos.is_quiet(m) {
-            let order = noisy_order(pos, m, history);
+            let order = noisy_order(pos, m);
             if pos.see_ge(m, 0) {
                 GOOD_NOISY + order
             } else {
@@ -124,11 +87,10 @@ fn mark_moves<G: Game>(
     pending
 }
 
-/// The order of a noisy move among the noisy moves: its gain (most valuable victim first), then
-/// its capture history.
+/// The order of a noisy move among the noisy moves: its gain (most valuable victim first).
 #[inline]
-fn noisy_order<G: Game>(pos: &G, m: G::Move, history: &HistoryTables<G>) -> i32 {
-    pos.noisy_gain(m) * 8 + history.capture_score(pos, m) / 2
+fn noisy_order<G: Game>(pos: &G, m: G::Move) -> i32 {
+    pos.noisy_gain(m) * 8
 }
 
 /// Replaces the `QUIET_PENDING` scores of `moves[from..]` by the quiets' history scores.
@@ -140,27 +102,19 @@ fn score_pending_quiets<G: Game>(
     context: &OrderingContext<'_, G>,
     history: &HistoryTables<G>,
 ) {
-    let rows = history.quiet_rows(pos.side_to_move(), context.previous, context.structure);
-    let threats = (context.threat_ordering || context.threat_history)
+    let rows = history.quiet_rows(pos.side_to_move(), context.previous);
+    let threat_history = G::THREAT_BUCKETS > 1;
+    let threats = (G::THREAT_ORDERING || threat_history)
         .then(|| *context.threats.get_or_init(|| pos.threats()));
-    let check_info = context.check_ordering.then(|| pos.check_info());
     for (&m, score) in moves[from..].iter().zip(scores[from..].iter_mut()) {
         if *score == QUIET_PENDING {
             let bucket = match &threats {
-                Some(threats) if context.threat_history => pos.threat_bucket(threats, m),
+                Some(threats) if threat_history => pos.threat_bucket(threats, m),
                 _ => 0,
             };
             *score = rows.score(m, history.piece_to(pos, m), bucket);
-            if let (Some(threats), true) = (&threats, context.threat_ordering) {
+            if let (Some(threats), true) = (&threats, G::THREAT_ORDERING) {
                 *score += pos.threat_order(threats, m);
-            }
-            if let Some(info) = &check_info {
-                if pos.gives_check_with(info, m) {
-                    *score += CHECK_ORDER_BONUS;
-                }
-            }
-            if let Some(ply) = context.low_ply {
-                *score += history.low_ply_score(ply, m) * LOW_PLY_WEIGHT / (1 + 2 * ply as i32);
             }
         }
     }
@@ -173,10 +127,9 @@ pub struct PickerState<'a, M> {
     /// Scratch for the sort of the tail, at least as long as `moves`.
     pub keys: &'a mut [u64],
     pub quiets_pending: bool,
-    /// The node prunes every quiet move but (with `keep_checks`) the checks: pending quiets that
-    /// are needed are then not scored but marked `PRUNED_QUIET`, the checks scored as usual.
+    /// The node prunes every quiet move but the checks: pending quiets that are needed are then
+    /// not scored but marked `PRUNED_QUIET`, the checks scored as usual.
     pub prune_quiets: bool,
-    pub keep_checks: bool,
 }
 
 /// Puts the `i`-th best move at index `i` (the first `SELECTION_PICKS` by selection, the rest by
@@ -195,11 +148,10 @@ pub fn next_best<G: Game>(
         keys,
         quiets_pending,
         prune_quiets,
-        keep_checks,
     } = state;
     let resolve = |moves: &[G::Move], scores: &mut [i32]| {
         if *prune_quiets {
-            score_pending_checks(pos, moves, scores, i, *keep_checks, context, history);
+            score_pending_checks(pos, moves, scores, i, context, history);
         } else {
             score_pending_quiets(pos, moves, scores, i, context, history);
         }
@@ -227,25 +179,21 @@ pub fn next_best<G: Game>(
     (moves[i], scores[i])
 }
 
-/// `score_pending_quiets` for a node that prunes its quiet moves: only the checks (with
-/// `keep_checks`) get their scores, the other pending quiets `PRUNED_QUIET`.
+/// `score_pending_quiets` for a node that prunes its quiet moves: only the checks get their
+/// scores, the other pending quiets `PRUNED_QUIET`.
 fn score_pending_checks<G: Game>(
     pos: &G,
     moves: &[G::Move],
     scores: &mut [i32],
     from: usize,
-    keep_checks: bool,
     context: &OrderingContext<'_, G>,
     history: &HistoryTables<G>,
 ) {
-    let check_info = keep_checks.then(|| pos.check_info());
+    let check_info = pos.check_info();
     let mut checks = false;
     for (&m, score) in moves[from..].iter().zip(scores[from..].iter_mut()) {
         if *score == QUIET_PENDING {
-            if check_info
-                .as_ref()
-                .is_some_and(|info| pos.gives_check_with(info, m))
-            {
+            if pos.gives_check_with(&check_info, m) {
                 checks = true;
             } else {
                 *score = PRUNED_QUIET;
@@ -270,7 +218,7 @@ pub fn score_noisy_first<G: Game>(
         *score = if m == tt_move {
             TT_MOVE
         } else if !pos.is_quiet(m) {
-            GOOD_NOISY + noisy_order(pos, m, history)
+            GOOD_NOISY + noisy_order(pos, m)
         } else {
             history.butterfly(side, 0, m)
         };
@@ -338,11 +286,10 @@ mod tests {
     }
 
     /// The first move the picker hands out in `pos` (no table move, killers or counter-move) with
-    /// its score, under the switches `[threat_ordering, threat_history, check_ordering]`.
+    /// its score.
     fn first_pick(
         pos: &crate::chess::Position,
         history: &HistoryTables<crate::chess::Position>,
-        [threat_ordering, threat_history, check_ordering]: [bool; 3],
     ) -> (Move, i32) {
         use crate::movelist::MoveList;
         let mut generated = <crate::chess::Position as Game>::Moves::default();
@@ -351,51 +298,36 @@ mod tests {
             tt_move: Move::NONE,
             killers: [Move::NONE; 2],
             counter: Move::NONE,
-            previous: [None; 3],
-            threat_ordering,
-            threat_history,
+            previous: [None; 2],
             threats: &OnceCell::new(),
-            check_ordering,
-            structure: None,
-            low_ply: None,
         };
         let mut list = generated.as_slice().to_vec();
         let mut scores = vec![0; list.len()];
         let mut keys = vec![0; list.len()];
-        score_moves(pos, &list, &mut scores, &context, history, true);
+        score_moves(pos, &list, &mut scores, &context);
         let mut state = PickerState {
             moves: &mut list,
             scores: &mut scores,
             keys: &mut keys,
             quiets_pending: true,
             prune_quiets: false,
-            keep_checks: true,
         };
         next_best(pos, &mut state, 0, &context, history)
     }
 
     #[test]
-    fn threats_and_checks_order_fresh_quiets() {
+    fn threats_order_fresh_quiets() {
         use crate::chess::Position;
-        // The white knight on e5 is attacked by the d6 pawn; Rh8 is the one quiet check.
-        // Empty histories: every fresh quiet scores 0 on its own.
+        assert!(<Position as Game>::THREAT_ORDERING);
+        // The white knight on e5 is attacked by the d6 pawn. Empty histories: every fresh quiet
+        // scores 0 on its own, so the threat order decides.
         let pos = Position::from_text("4k3/8/3p4/4N3/8/8/8/4K2R w - - 0 1").unwrap();
         let history = HistoryTables::<Position>::new(8);
-        let first_quiet = |threat_ordering: bool, check_ordering: bool| {
-            first_pick(&pos, &history, [threat_ordering, false, check_ordering]).0
-        };
         let knight = pos.parse_uci("e5d3").unwrap().from();
-        let check = pos.parse_uci("h1h8").unwrap();
-        assert_eq!(
-            first_quiet(true, false).from(),
-            knight,
-            "the knight escapes first"
-        );
-        assert_eq!(first_quiet(false, true), check);
-        assert_eq!(first_quiet(true, true), check, "a check outranks an escape");
-        // Without either, the list's first (a king or rook move) leads.
-        let plain = first_quiet(false, false);
-        assert!(plain.from() != knight && plain != check, "{plain:?}");
+        let (first, score) = first_pick(&pos, &history);
+        assert_eq!(first.from(), knight, "the knight escapes first");
+        assert_eq!(score, pos.threat_order(&pos.threats(), first));
+        assert!(score > 0);
     }
 
     #[test]
@@ -416,12 +348,12 @@ mod tests {
         );
         let mut history = HistoryTables::<Position>::new(8);
         let side = pos.side_to_move();
+        // Learned in another bucket, a value does not score the escape.
+        history.update_butterfly(side, 0, escape, -3000);
         history.update_butterfly(side, 2, escape, 3000);
         history.update_butterfly(side, 0, king, 1000);
-        let first_quiet =
-            |threat_history: bool| first_pick(&pos, &history, [false, threat_history, false]);
-        assert_eq!(first_quiet(true), (escape, 3000), "its bucket's value");
-        assert_eq!(first_quiet(false), (king, 1000), "bucket 0 only");
+        let bonus = pos.threat_order(&threats, escape);
+        assert_eq!(first_pick(&pos, &history), (escape, 3000 + bonus));
     }
 
     #[test]
@@ -436,28 +368,22 @@ mod tests {
             tt_move: Move::NONE,
             killers: [Move::NONE; 2],
             counter: Move::NONE,
-            previous: [None; 3],
-            threat_ordering: false,
-            threat_history: false,
+            previous: [None; 2],
             threats: &OnceCell::new(),
-            check_ordering: false,
-            structure: None,
-            low_ply: None,
         };
         let mut generated = <Position as Game>::Moves::default();
         pos.generate_legal(&mut generated);
-        let hand_out = |keep_checks: bool| {
+        let hand_out = || {
             let mut list = generated.as_slice().to_vec();
             let mut scores = vec![0; list.len()];
             let mut keys = vec![0; list.len()];
-            let pending = score_moves(&pos, &list, &mut scores, &context, &history, true);
+            let pending = score_moves(&pos, &list, &mut scores, &context);
             let mut state = PickerState {
                 moves: &mut list,
                 scores: &mut scores,
                 keys: &mut keys,
                 quiets_pending: pending,
                 prune_quiets: true,
-                keep_checks,
             };
             let mut out = Vec::new();
             for i in 0..generated.len() {
@@ -487,17 +413,12 @@ mod tests {
             checks.len() >= 2 && !noisy.is_empty(),
             "{checks:?} {noisy:?}"
         );
-        let with_checks = hand_out(true);
+        let with_checks = hand_out();
         assert_eq!(with_checks.len(), checks.len() + noisy.len());
         // The checks come first (quiets rank above losing captures), then the noisy moves.
         let (first, rest) = with_checks.split_at(checks.len());
         assert!(first.iter().all(|m| checks.contains(m)), "{with_checks:?}");
         assert!(rest.iter().all(|m| noisy.contains(m)), "{with_checks:?}");
-        assert_eq!(
-            hand_out(false),
-            noisy,
-            "without checks only the captures remain"
-        );
     }
 
     #[test]

@@ -63,9 +63,6 @@ search_params! {
     rfp_margin: 80, 40..=160, step 8;
     /// Reverse futility: deepest node it applies to.
     rfp_depth: 8, 4..=12, step 1;
-    /// `rfp_cut_node`: the margin at a cut node without a table entry, in percent of itself
-    /// (Stockfish's (118 − 44) / 118).
-    rfp_cut_node_percent: 63, 30..=100, step 5;
     /// Null move: base reduction.
     nmp_base: 3, 2..=5, step 1;
     /// Null move: one more ply of reduction per this many plies of depth.
@@ -96,23 +93,10 @@ search_params! {
     lmr_divisor: 225, 150..=350, step 12;
     /// Late-move reductions: one ply less per this much history.
     lmr_history_divisor: 8192, 4096..=16384, step 512;
-    /// `history_pruning_depth`: a quiet move's pruning depth gains a ply per this much history
-    /// (and loses one per this much below zero).
-    pruning_history_divisor: 3000, 1000..=12000, step 250;
     /// Aspiration window: initial half-width.
     aspiration_delta: 18, 8..=40, step 2;
     /// Quiescence futility: captures whose gain stays this far below alpha are skipped.
     qs_futility: 200, 80..=400, step 15;
-    /// `noisy_futility`: the margin of a capture's futility pruning, and its growth per ply.
-    noisy_futility_base: 110, 40..=300, step 12;
-    noisy_futility_per_depth: 100, 40..=200, step 8;
-    /// Razoring: a node whose eval is below alpha by this per ply (depth ≤ 3) asks quiescence.
-    razor_margin: 300, 100..=600, step 25;
-    /// Probcut: captures that beat beta by this in a reduced search cut the node.
-    probcut_margin: 200, 80..=400, step 15;
-    /// `small_probcut`: how far above beta a table entry's lower bound ends the node
-    /// (Stockfish's 416 internal units, about 125 of our centipawns).
-    small_probcut_margin: 125, 50..=400, step 15;
     /// History bonus of a cutoff at depth d: `min(quadratic·d² + linear·d, max)`.
     history_quadratic: 16, 4..=96, step 2;
     /// History bonus: linear term.
@@ -124,11 +108,6 @@ search_params! {
     material_scale_base: 768, 512..=1024, step 32;
     /// `material_scaling`: the board material's divisor in that factor.
     material_scale_divisor: 32, 16..=64, step 2;
-    /// `optimism`: the bias's scale and damping, as Stockfish's 144 × s / (|s| + 91).
-    optimism_scale: 144, 0..=400, step 12;
-    optimism_damping: 91, 20..=400, step 10;
-    /// `optimism`: the bias's weight with no material on the board, in 1/1024.
-    optimism_base: 154, 0..=600, step 20;
     /// Time: moves the main time is spread over on a sudden-death or increment clock (no effect
     /// at fixed nodes).
     fischer_horizon: 30, 10..=60, step 2;

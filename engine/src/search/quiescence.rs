@@ -11,11 +11,8 @@ use crate::eval::Evaluator;
 use crate::game::{Game, GameMove};
 use crate::movelist::MoveList;
 
-/// Quiet evasions searched in check once a line escapes mate (`qs_evasion_pruning`).
+/// Quiet evasions searched in check once a line escapes mate (`Game::QS_EVASION_PRUNING`).
 const QS_QUIET_EVASIONS: usize = 2;
-/// With `qs_late_move_pruning`, the noisy moves a node outside check searches before only
-/// recaptures, promotions and checks remain.
-const QS_LATE_MOVES: usize = 2;
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     /// Quiescence: captures and promotions (all evasions when in check) until the position is
@@ -39,28 +36,16 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         if let Some(outcome) = pos.rule_outcome(&self.game_history, true) {
             return outcome_value(outcome, ply);
         }
-        // A move back into a position of the line draws: the draw is a lower bound.
-        if shared.features.upcoming_repetition
-            && alpha < 0
-            && pos.upcoming_repetition(&self.game_history, ply)
-        {
-            alpha = 0;
-            if alpha >= beta {
-                return alpha;
-            }
-        }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.evaluate(pos) };
         }
 
         // The correction history's entries start loading beside the table probe's.
-        let features = &shared.features;
-        let correction_keys = self.prefetched_correction_keys(pos, ply, in_check, features);
+        let correction_keys = self.prefetched_correction_keys(pos, ply, in_check);
         let hash = pos.hash();
         let tt_entry = shared.tt.probe(hash);
         let tt_value = tt_entry.map(|e| from_tt(e.score, ply));
-        let tt_pv = shared.features.tt_pv && (pv_node || tt_entry.is_some_and(|e| e.pv));
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
             if !pv_node && bound_allows_cutoff(e.bound, v, alpha, beta) {
                 return v;
@@ -91,7 +76,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 pos,
                 raw_eval,
                 correction_keys.as_ref(),
-                features,
+                &shared.features,
                 &shared.params,
             );
             best = static_eval;
@@ -106,13 +91,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 }
             }
             if best >= beta {
-                if features.qs_fail_firm && !is_mate_value(best) {
-                    best = (best + beta) / 2;
-                }
                 if tt_entry.is_none() {
                     shared
                         .tt
-                        .store(hash, 0, to_tt(best, ply), raw_eval, -1, Bound::Lower, tt_pv);
+                        .store(hash, 0, to_tt(best, ply), raw_eval, -1, Bound::Lower);
                 }
                 return best;
             }
@@ -149,18 +131,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let original_alpha = alpha;
         let mut best_move = G::Move::NONE;
         let mut quiet_evasions = 0;
-        // The square the move into this node landed on: a capture there (a recapture) is never
-        // a late move.
-        let recapture_square = (features.qs_late_move_pruning && ply >= 1)
-            .then(|| self.stack[ply - 1].played)
-            .filter(|m| m.is_some())
-            .map(G::move_to_square);
         for i in 0..len {
             let (m, _) = pick_best(moves.as_mut_slice(), &mut self.scores[base..base + len], i);
             if in_check && pos.is_quiet(m) {
                 // Once a line escapes mate, two quiet evasions (moves, interpositions, drops)
                 // are enough: the rest rarely change the result and can multiply without end.
-                if shared.features.qs_evasion_pruning
+                if G::QS_EVASION_PRUNING
                     && best > -MATE_BOUND
                     && quiet_evasions >= QS_QUIET_EVASIONS
                 {
@@ -169,14 +145,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 quiet_evasions += 1;
             }
             if !in_check {
-                if features.qs_late_move_pruning
-                    && i >= QS_LATE_MOVES
-                    && recapture_square != Some(G::move_to_square(m))
-                    && !m.is_promotion()
-                    && !pos.gives_check(m)
-                {
-                    continue;
-                }
                 if static_eval + pos.noisy_gain(m) + shared.params.qs_futility <= alpha
                     && !pos.gives_check(m)
                 {
@@ -193,8 +161,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let mut child = pos.clone();
             child.make_move(m);
             self.stack[ply].piece_to = Some(self.history.piece_to(pos, m));
-            self.stack[ply].quiet_move = pos.is_quiet(m);
-            self.stack[ply].played = m;
             self.enter_child(pos, &child);
             let value = -self.quiescence(&child, shared, main, -beta, -alpha, ply + 1);
             self.leave_child();
@@ -216,9 +182,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
         }
 
-        if features.qs_fail_firm && best >= beta && !is_mate_value(best) {
-            best = (3 * best + beta) / 4;
-        }
         let bound = Bound::of_result(best, original_alpha, beta, pv_node);
         shared.tt.store(
             hash,
@@ -227,7 +190,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             raw_eval,
             0,
             bound,
-            tt_pv,
         );
         best
     }

@@ -47,8 +47,6 @@ pub struct TtEntry {
     pub static_eval: i32,
     pub depth: i32,
     pub bound: Bound,
-    /// The node was on a principal variation when stored (or inherited the mark).
-    pub pv: bool,
 }
 
 /// Depths are stored offset so that quiescence entries (depth 0 and -1) fit in an unsigned byte.
@@ -56,8 +54,6 @@ const DEPTH_OFFSET: i32 = 2;
 const ENTRIES_PER_BUCKET: usize = 4;
 /// Generation counter width (5 bits).
 const AGE_MASK: u64 = 0x1f;
-/// The principal-variation mark: the top bit.
-const PV_BIT: u64 = 1 << 63;
 
 #[repr(align(64))]
 #[derive(Default)]
@@ -66,17 +62,9 @@ struct Bucket {
     words: [AtomicU64; 2 * ENTRIES_PER_BUCKET],
 }
 
-/// Packs an entry into 64 bits: move 16, score 16, eval 16, depth 8, bound 2, age 5, pv 1.
-#[allow(clippy::too_many_arguments)]
-fn pack(
-    move_bits: u16,
-    score: i32,
-    eval: i32,
-    depth: i32,
-    bound: Bound,
-    pv: bool,
-    age: u64,
-) -> u64 {
+/// Packs an entry into 64 bits: move 16, score 16, eval 16, depth 8, bound 2, age 5 (the top
+/// bit stays clear).
+fn pack(move_bits: u16, score: i32, eval: i32, depth: i32, bound: Bound, age: u64) -> u64 {
     let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
     let eval = eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
     let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
@@ -86,7 +74,6 @@ fn pack(
         | depth << 48
         | (bound as u64) << 56
         | (age & AGE_MASK) << 58
-        | if pv { PV_BIT } else { 0 }
 }
 
 fn unpack(data: u64) -> Option<TtEntry> {
@@ -97,7 +84,6 @@ fn unpack(data: u64) -> Option<TtEntry> {
         static_eval: (data >> 32) as u16 as i16 as i32,
         depth: ((data >> 48) & 0xff) as i32 - DEPTH_OFFSET,
         bound,
-        pv: data & PV_BIT != 0,
     })
 }
 
@@ -191,7 +177,6 @@ impl TranspositionTable {
         static_eval: i32,
         depth: i32,
         bound: Bound,
-        pv: bool,
     ) {
         let age = self.age.load(Ordering::Relaxed) & AGE_MASK;
         let bucket = self.bucket(hash);
@@ -220,7 +205,6 @@ impl TranspositionTable {
                     static_eval,
                     depth,
                     bound,
-                    pv,
                     age,
                 );
                 return;
@@ -245,7 +229,6 @@ impl TranspositionTable {
             static_eval,
             depth,
             bound,
-            pv,
             age,
         );
     }
@@ -261,10 +244,9 @@ impl TranspositionTable {
         static_eval: i32,
         depth: i32,
         bound: Bound,
-        pv: bool,
         age: u64,
     ) {
-        let data = pack(move_bits, score, static_eval, depth, bound, pv, age);
+        let data = pack(move_bits, score, static_eval, depth, bound, age);
         bucket.words[2 * slot].store(hash ^ data, Ordering::Relaxed);
         bucket.words[2 * slot + 1].store(data, Ordering::Relaxed);
     }
@@ -300,7 +282,6 @@ mod tests {
             -250,
             -1,
             Bound::Upper,
-            true,
         );
         let e = tt.probe(0xdead_beef_1234_5678).expect("stored entry");
         assert_eq!(e.move_bits, 0x1234);
@@ -308,7 +289,6 @@ mod tests {
         assert_eq!(e.static_eval, -250);
         assert_eq!(e.depth, -1);
         assert_eq!(e.bound, Bound::Upper);
-        assert!(e.pv);
         assert!(tt.probe(0xdead_beef_1234_5679).is_none());
     }
 
@@ -318,7 +298,7 @@ mod tests {
         assert_eq!(tt.hashfull(), 0);
         for i in 0..200_000u64 {
             let hash = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            tt.store(hash, 1, 0, 0, 5, Bound::Exact, false);
+            tt.store(hash, 1, 0, 0, 5, Bound::Exact);
         }
         assert!(tt.hashfull() > 500, "hashfull {}", tt.hashfull());
         tt.new_search();
@@ -334,8 +314,8 @@ mod tests {
     #[test]
     fn same_position_keeps_move_when_new_store_has_none() {
         let tt = TranspositionTable::new(1);
-        tt.store(42, 77, 10, 5, 3, Bound::Lower, false);
-        tt.store(42, 0, 20, 5, 4, Bound::Upper, false);
+        tt.store(42, 77, 10, 5, 3, Bound::Lower);
+        tt.store(42, 0, 20, 5, 4, Bound::Upper);
         let e = tt.probe(42).unwrap();
         assert_eq!((e.move_bits, e.score, e.depth), (77, 20, 4));
     }
@@ -343,7 +323,7 @@ mod tests {
     #[test]
     fn torn_entry_fails_verification() {
         let tt = TranspositionTable::new(1);
-        tt.store(1234, 5, 6, 7, 8, Bound::Exact, false);
+        tt.store(1234, 5, 6, 7, 8, Bound::Exact);
         let bucket = tt.bucket(1234);
         // Simulate a half-finished write from another thread: new data, old key word.
         for slot in 0..ENTRIES_PER_BUCKET {

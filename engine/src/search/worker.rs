@@ -103,44 +103,11 @@ pub(super) struct PlyState<M> {
     pub(super) static_eval: i32,
     /// (piece, to) of the move made from this ply; `None` for a null move.
     pub(super) piece_to: Option<PieceTo>,
-    /// Whether the move made from this ply was quiet.
-    pub(super) quiet_move: bool,
-    /// The move made from this ply (`NONE` for a null move).
-    pub(super) played: M,
     /// Move excluded by a singular-extension search at this ply.
     pub(super) excluded: M,
-    /// Double extensions on the line from the root to this ply.
-    pub(super) double_extensions: u8,
-    /// Beta cutoffs of the nodes at this ply since the grandparent's node began (saturating;
-    /// `cutoff_count_lmr`).
-    pub(super) cutoff_count: u8,
     /// The plies the parent's late-move reduction took from this ply's node (0 for a search
-    /// at full depth; `hindsight_depth`).
+    /// at full depth; `Game::HINDSIGHT_DEPTH`).
     pub(super) reduction: i32,
-}
-
-/// How the soft time bound stretches with a falling score (per mille, `falling_eval_time`):
-/// `1000 + 20 × (previous search's score − score) + 10 × (score three iterations back −
-/// score)`, in centipawns, within these bounds.
-pub(super) fn falling_eval_scale_permille(
-    previous_search: Option<i32>,
-    three_back: Option<i32>,
-    score: i32,
-) -> u64 {
-    let against_search = previous_search.map_or(0, |p| 20 * (p - score) as i64);
-    let against_iterations = three_back.map_or(0, |p| 10 * (p - score) as i64);
-    (1000 + against_search + against_iterations).clamp(600, 1600) as u64
-}
-
-/// Iterations before the best move's share of the nodes counts for time management.
-const NODE_TM_MIN_DEPTH: i32 = 6;
-
-/// How the soft time bound stretches with the best move's share of the root's nodes (per mille):
-/// a move that holds most of the nodes is settled (shorter), one that holds few is contested
-/// (longer). 90% of the nodes gives 0.81, 50% gives 1.35, 10% gives 1.89.
-pub(super) fn node_share_scale_permille(best_nodes: u64, total_nodes: u64) -> u64 {
-    let share_permille = (best_nodes * 1000 / total_nodes.max(1)).min(1000);
-    (1500 - share_permille) * 135 / 100
 }
 
 /// A search thread's private state.
@@ -172,19 +139,11 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
     lmr_params: SearchParams,
     /// Depth of the last completed iteration (0: none yet).
     pub completed_depth: i32,
-    /// The final score of this worker's previous search and the side it searched for
-    /// (`falling_eval_time`); `None` after `clear`.
-    previous_search: Option<(Side, i32)>,
     /// The multi-PV lines of the last completed iteration, best first.
     pub completed_lines: Vec<RootMove<G::Move>>,
     /// The iteration under way: the last root move that beat the best move so far (searched to
-    /// the end, first line only), if any (`partial_iteration_best`).
+    /// the end, first line only), if any: a search stopped inside the iteration plays it.
     pub partial_best: Option<RootMove<G::Move>>,
-    /// New best root moves found inside the iteration under way (`root_change_time`).
-    pub(super) root_best_changes: u32,
-    /// `optimism`: the bias each side's static evaluation gains, by `Side::index` (the root's
-    /// side positive when its line scored above zero), set by each line of each iteration.
-    pub(super) optimism: [i32; 2],
 }
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
@@ -209,11 +168,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 PlyState {
                     static_eval: NO_EVAL,
                     piece_to: None,
-                    quiet_move: false,
-                    played: G::Move::NONE,
                     excluded: G::Move::NONE,
-                    double_extensions: 0,
-                    cutoff_count: 0,
                     reduction: 0,
                 };
                 MAX_PLY + 2
@@ -235,11 +190,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             lmr,
             lmr_params: SearchParams::for_game::<G>(),
             completed_depth: 0,
-            previous_search: None,
             completed_lines: Vec::with_capacity(move_capacity),
             partial_best: None,
-            root_best_changes: 0,
-            optimism: [0; 2],
         })
     }
 
@@ -257,7 +209,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     pub fn clear(&mut self) {
         self.history.clear();
         self.correction.clear();
-        self.previous_search = None;
     }
 
     pub fn nodes(&self) -> u64 {
@@ -294,7 +245,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         self.completed_depth = 0;
         self.completed_lines.clear();
         self.history.clear_killers();
-        self.history.clear_low_ply();
         self.evaluator.reset(root);
     }
 
@@ -309,12 +259,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let lines = shared.multi_pv.clamp(1, self.root_moves.len().max(1));
         let mut best_changes = 0.0f64;
         let mut last_best = G::Move::NONE;
-        // Best scores of the completed iterations, by depth (falling_eval_time).
-        let mut iteration_scores = [0i32; MAX_PLY];
-        let previous_search = self
-            .previous_search
-            .filter(|&(side, _)| side == root.side_to_move())
-            .map(|(_, score)| score);
         for depth in 1..=shared.depth_limit.min(MAX_PLY as i32 - 1) {
             if self.id > 0 {
                 let i = (self.id - 1) % SKIP_SIZE.len();
@@ -324,7 +268,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
             self.root_depth = depth;
             self.partial_best = None;
-            self.root_best_changes = 0;
             for rm in self.root_moves.iter_mut() {
                 rm.previous_score = rm.score;
             }
@@ -356,9 +299,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
             let best = self.root_moves[0];
             best_changes *= 0.5;
-            if shared.features.root_change_time {
-                best_changes += self.root_best_changes as f64;
-            } else if best.mv != last_best && last_best.is_some() {
+            if best.mv != last_best && last_best.is_some() {
                 best_changes += 1.0;
             }
             last_best = best.mv;
@@ -376,20 +317,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let mut scale = (params.time_stable_permille as f64
                 + params.time_change_permille as f64 * best_changes)
                 .min(params.time_stretch_max_permille as f64) as u64;
-            if shared.features.node_time_management && depth >= NODE_TM_MIN_DEPTH {
-                scale = scale * node_share_scale_permille(best.nodes, self.nodes) / 1000;
-            }
-            iteration_scores[depth as usize] = best.score;
-            if shared.features.falling_eval_time
-                && depth >= NODE_TM_MIN_DEPTH
-                && !is_mate_value(best.score)
-            {
-                let three_back =
-                    Some(iteration_scores[depth as usize - 3]).filter(|s| !is_mate_value(*s));
-                let previous = previous_search.filter(|s| !is_mate_value(*s));
-                scale =
-                    scale * falling_eval_scale_permille(previous, three_back, best.score) / 1000;
-            }
             if self.root_moves.len() == 1 {
                 scale = 100;
             }
@@ -397,9 +324,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             if main.time.soft_expired(scale) {
                 break;
             }
-        }
-        if let Some(best) = self.completed_lines.first() {
-            self.previous_search = Some((root.side_to_move(), best.score));
         }
     }
 
@@ -412,35 +336,20 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         mut main: Option<&mut MainThreadContext<'_, '_, G::Move>>,
     ) {
         let previous = self.root_moves[self.pv_index].previous_score;
-        self.optimism = [0; 2];
-        if shared.features.optimism && depth > 1 && !is_mate_value(previous) {
-            let params = &shared.params;
-            let bias =
-                params.optimism_scale * previous / (previous.abs() + params.optimism_damping);
-            let side = root.side_to_move();
-            self.optimism[side.index()] = bias;
-            self.optimism[side.flip().index()] = -bias;
-        }
         let mut delta = shared.params.aspiration_delta;
-        let (mut alpha, mut beta) =
-            if shared.features.aspiration_windows && depth >= 4 && !is_mate_value(previous) {
-                (
-                    (previous - delta).max(-INFINITE),
-                    (previous + delta).min(INFINITE),
-                )
-            } else {
-                (-INFINITE, INFINITE)
-            };
-        // Fail-highs in a row since the last fail-low: each re-search is a ply shallower
-        // (`aspiration_fail_high_reduction`), as a root score above the window is usually
-        // confirmed without the full depth.
+        let (mut alpha, mut beta) = if depth >= 4 && !is_mate_value(previous) {
+            (
+                (previous - delta).max(-INFINITE),
+                (previous + delta).min(INFINITE),
+            )
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        // Fail-highs in a row since the last fail-low: each re-search is a ply shallower, as a
+        // root score above the window is usually confirmed without the full depth.
         let mut fail_highs = 0;
         loop {
-            let search_depth = if shared.features.aspiration_fail_high_reduction {
-                (depth - fail_highs).max(1)
-            } else {
-                depth
-            };
+            let search_depth = (depth - fail_highs).max(1);
             let value = self.negamax(root, shared, &mut main, alpha, beta, search_depth, 0, false);
             self.root_moves[self.pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if self.stopped {
@@ -572,11 +481,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// The static evaluation the search uses from a raw one: scaled toward zero by the
-    /// fifty-move clock (`fifty_move_scaling`) and by the board material (`material_scaling`),
-    /// leaned by the root's `optimism`, then corrected by the correction history under
-    /// `keys` (the node's `correction_keys`, computed once by a node that also updates the
-    /// history) when given. The table keeps the raw value: its key does not hold the clock.
+    /// The static evaluation the search uses from a raw one: scaled by the board material
+    /// (`material_scaling`), then corrected by the correction history under `keys` (the
+    /// node's `correction_keys`, computed once by a node that also updates the history) when
+    /// given. The table keeps the raw value.
     pub(super) fn adjusted_eval(
         &self,
         pos: &G,
@@ -586,12 +494,11 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         params: &SearchParams,
     ) -> i32 {
         let scaled = self.scaled_eval(pos, raw, features, params);
-        self.corrected_eval(pos, scaled, keys, features)
+        self.corrected_eval(pos, scaled, keys)
     }
 
-    /// The raw static evaluation scaled by the fifty-move clock and the board material and
-    /// leaned by the root's `optimism` (each under its switch): what the correction history
-    /// corrects.
+    /// The raw static evaluation scaled by the board material (under `material_scaling`):
+    /// what the correction history corrects.
     pub(super) fn scaled_eval(
         &self,
         pos: &G,
@@ -599,24 +506,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         features: &SearchFeatures,
         params: &SearchParams,
     ) -> i32 {
-        /// The clock at which the evaluation would reach zero.
-        const FIFTY_MOVE_SCALE: i32 = 200;
         let mut eval = raw;
-        if features.fifty_move_scaling {
-            let clock = (pos.fifty_move_clock() as i32).min(FIFTY_MOVE_SCALE);
-            eval = eval * (FIFTY_MOVE_SCALE - clock) / FIFTY_MOVE_SCALE;
-        }
         if features.material_scaling {
             if let Some(material) = pos.board_material() {
                 eval = eval
                     * (params.material_scale_base + material / params.material_scale_divisor)
                     / 1024;
-            }
-        }
-        if features.optimism {
-            if let Some(material) = pos.board_material() {
-                let bias = self.optimism[pos.side_to_move().index()];
-                eval += bias * (params.optimism_base + material / 32) / 1024;
             }
         }
         eval
@@ -629,69 +524,45 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         pos: &G,
         scaled: i32,
         keys: Option<&CorrectionKeys>,
-        features: &SearchFeatures,
     ) -> i32 {
         let mut eval = scaled;
         if let Some(keys) = keys {
-            eval +=
-                self.correction
-                    .correction(pos.side_to_move(), keys, features.correction_tables);
+            eval += self.correction.correction(pos.side_to_move(), keys);
         }
         eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Teaches the correction history the result `best` of a node searched to `depth`: the
-    /// error of the evaluation the correction is added to (`scaled`, the node's `scaled_eval`)
-    /// under `scaled_correction_error`, otherwise of the raw evaluation `raw`.
+    /// error of the evaluation the correction is added to (`scaled`, the node's `scaled_eval`).
     pub(super) fn learn_correction(
         &mut self,
         side: Side,
         keys: &CorrectionKeys,
         depth: i32,
         best: i32,
-        [raw, scaled]: [i32; 2],
-        features: &SearchFeatures,
+        scaled: i32,
     ) {
-        let before_correction = if features.scaled_correction_error {
-            scaled
-        } else {
-            raw
-        };
-        self.correction.update(
-            side,
-            keys,
-            depth,
-            best - before_correction,
-            features.correction_tables,
-        );
+        self.correction.update(side, keys, depth, best - scaled);
     }
 
-    /// The node's correction keys when its static evaluation is corrected (not in check), with
-    /// their entries already loading: computed before the table probe, so the misses overlap.
+    /// The node's correction keys when its static evaluation is corrected (a game with
+    /// `Game::CORRECTION_HISTORY`, not in check), with their entries already loading: computed
+    /// before the table probe, so the misses overlap.
     pub(super) fn prefetched_correction_keys(
         &self,
         pos: &G,
         ply: usize,
         in_check: bool,
-        features: &SearchFeatures,
     ) -> Option<CorrectionKeys> {
-        (features.correction_history && !in_check).then(|| {
-            let keys = self.correction_keys(pos, ply, features.correction_tables);
-            self.correction
-                .prefetch(pos.side_to_move(), &keys, features.correction_tables);
+        (G::CORRECTION_HISTORY && !in_check).then(|| {
+            let keys = self.correction_keys(pos, ply);
+            self.correction.prefetch(pos.side_to_move(), &keys);
             keys
         })
     }
 
-    /// The correction history's keys of `pos` at `ply` (only the structure key unless `all`).
-    pub(super) fn correction_keys(&self, pos: &G, ply: usize, all: bool) -> CorrectionKeys {
-        if !all {
-            return CorrectionKeys {
-                structure: pos.correction_key(),
-                pieces: [0; 2],
-                moves: 0,
-            };
-        }
+    /// The correction history's keys of `pos` at `ply`.
+    pub(super) fn correction_keys(&self, pos: &G, ply: usize) -> CorrectionKeys {
         let back = |n: usize| ply.checked_sub(n).and_then(|p| self.stack[p].piece_to);
         CorrectionKeys {
             structure: pos.correction_key(),
@@ -700,11 +571,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         }
     }
 
-    /// The continuation keys of a node at `ply`: the moves one and two plies back, and four
-    /// back when `ply4` (`SearchFeatures::continuation_ply4`).
-    pub(super) fn previous_piece_to(&self, ply: usize, ply4: bool) -> ContinuationKeys {
+    /// The continuation keys of a node at `ply`: the moves one and two plies back.
+    pub(super) fn previous_piece_to(&self, ply: usize) -> ContinuationKeys {
         let back = |n: usize| ply.checked_sub(n).and_then(|p| self.stack[p].piece_to);
-        [back(1), back(2), if ply4 { back(4) } else { None }]
+        [back(1), back(2)]
     }
 
     /// Copies the child's line behind `m` into this ply's line.
@@ -746,75 +616,39 @@ fn to_score_plies(v: i32) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{falling_eval_scale_permille, node_share_scale_permille, Worker};
+    use super::Worker;
     use crate::chess::{ClassicalEval, Position};
     use crate::game::Game;
     use crate::search::{SearchFeatures, SearchParams};
 
     /// A search that only confirms the node's static evaluation (its result is that
-    /// evaluation) teaches the correction nothing once it learns the error of the evaluation
-    /// it corrects (`scaled_correction_error`). Learning the raw evaluation's error instead,
-    /// each confirmation moves the correction by the material scaling's shrink again, and the
-    /// evaluation runs off toward zero, past the shrink itself (until the correction's bound).
+    /// evaluation) teaches the correction nothing: it learns the error of the evaluation it
+    /// corrects, the scaled one, not the raw evaluation's (whose error would hold the material
+    /// scaling's shrink and apply it again at each confirmation).
     #[test]
     fn a_confirmed_static_evaluation_keeps_its_correction() {
         // A rook against a bishop: the material scaling shrinks the score.
         let pos = Position::from_text("8/8/4k3/8/2b5/8/4K3/3R4 w - - 0 1").unwrap();
         let params = SearchParams::for_game::<Position>();
-        let after_confirmations = |changes: &str| {
-            let features = SearchFeatures::for_game::<Position>()
-                .with_changes(changes)
-                .unwrap();
-            let mut worker = Worker::<Position, ClassicalEval>::new(0, ClassicalEval::default());
-            let raw = worker.evaluate(&pos);
-            let scaled = worker.scaled_eval(&pos, raw, &features, &params);
-            let keys = worker.correction_keys(&pos, 0, features.correction_tables);
-            let corrected = |worker: &Worker<Position, ClassicalEval>| {
-                worker.corrected_eval(&pos, scaled, Some(&keys), &features)
-            };
-            assert_eq!(corrected(&worker), scaled, "nothing learned yet");
-            for _ in 0..64 {
-                let confirmed = corrected(&worker);
-                let side = pos.side_to_move();
-                worker.learn_correction(side, &keys, 8, confirmed, [raw, scaled], &features);
-            }
-            (raw, scaled, corrected(&worker))
-        };
-        let (raw, scaled, kept) = after_confirmations("scaled_correction_error=on");
+        let features = SearchFeatures::for_game::<Position>();
+        let mut worker = Worker::<Position, ClassicalEval>::new(0, ClassicalEval::default());
+        let raw = worker.evaluate(&pos);
+        let scaled = worker.scaled_eval(&pos, raw, &features, &params);
         assert!(scaled < raw - 20, "the scaling shrinks {raw} to {scaled}");
-        assert_eq!(kept, scaled);
-        let (_, _, drifted) = after_confirmations("scaled_correction_error=off");
-        assert!(
-            drifted < scaled - (raw - scaled),
-            "raw errors drift {scaled} to {drifted}"
-        );
-    }
-
-    #[test]
-    fn a_falling_score_stretches_the_think_and_a_rising_one_shortens_it() {
-        assert_eq!(falling_eval_scale_permille(None, None, 35), 1000);
-        assert_eq!(falling_eval_scale_permille(Some(20), Some(20), 20), 1000);
-        // 10 cp below the previous search, 6 below three iterations back.
-        assert_eq!(falling_eval_scale_permille(Some(30), Some(26), 20), 1260);
-        assert_eq!(falling_eval_scale_permille(Some(0), None, 15), 700);
-        assert_eq!(falling_eval_scale_permille(Some(500), Some(400), 0), 1600);
-        assert_eq!(falling_eval_scale_permille(Some(-500), None, 0), 600);
-    }
-
-    #[test]
-    fn a_settled_best_move_shortens_the_think_and_a_contested_one_stretches_it() {
-        assert_eq!(node_share_scale_permille(900, 1000), 810);
-        assert_eq!(node_share_scale_permille(500, 1000), 1350);
-        assert_eq!(node_share_scale_permille(100, 1000), 1890);
-        assert_eq!(
-            node_share_scale_permille(0, 0),
-            2025,
-            "no nodes yet: treated as contested"
-        );
-        assert_eq!(
-            node_share_scale_permille(2000, 1000),
-            675,
-            "the share is capped at 1"
-        );
+        let keys = worker.correction_keys(&pos, 0);
+        let corrected = |worker: &Worker<Position, ClassicalEval>| {
+            worker.corrected_eval(&pos, scaled, Some(&keys))
+        };
+        assert_eq!(corrected(&worker), scaled, "nothing learned yet");
+        for _ in 0..64 {
+            let confirmed = corrected(&worker);
+            worker.learn_correction(pos.side_to_move(), &keys, 8, confirmed, scaled);
+        }
+        assert_eq!(corrected(&worker), scaled);
+        // A search that finds more moves the correction toward it.
+        for _ in 0..64 {
+            worker.learn_correction(pos.side_to_move(), &keys, 8, scaled + 50, scaled);
+        }
+        assert!(corrected(&worker) > scaled + 40, "{}", corrected(&worker));
     }
 }

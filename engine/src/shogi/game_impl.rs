@@ -23,15 +23,7 @@ impl Game for Position {
     const PIECE_SLOTS: usize = 2 * KINDS;
     const THREAT_BUCKETS: usize = super::threats::THREAT_BUCKETS;
     const EXTEND_CHECKS: bool = false;
-    /// `qs_evasion_pruning`: twentieth session, 10,000 nodes per move, gen-13 net: +18.8 ± 13.4
-    /// (2,498 games, H1; the seventeenth and nineteenth sessions' unfinished runs were +8.7 and
-    /// +10.1). `partial_iteration_best`: twenty-fourth session, 10 s + 0.1 s byoyomi node clock
-    /// (170 nodes/ms), gen-15 net: +14.5 ± 11.0 (1,876 games, H1; a second seed +13.2 ± 12.8
-    /// over 1,420): once main time is spent every move is cut inside an iteration.
-    /// `threat_history`: thirty-first to thirty-fourth sessions, the same clock, gen-18 net:
-    /// +38.6 ± 21.2 (1,002 games over four seeds, H1); it costs 4.5% more instructions a node.
-    const SEARCH_FEATURES: &'static str =
-        "qs_evasion_pruning=on,partial_iteration_best=on,threat_history=on";
+    const QS_EVASION_PRUNING: bool = true;
 
     fn startpos() -> Self {
         Position::from_sfen(STARTPOS_SFEN).expect("the start position parses")
@@ -165,21 +157,6 @@ impl Game for Position {
             } else {
                 0
             }
-        }
-    }
-
-    /// The 14 board kinds (promoted ones apart) as 1..=14.
-    const CAPTURE_KINDS: usize = 1 + KINDS;
-
-    fn captured_kind(&self, m: Move) -> usize {
-        if !m.is_well_formed() || m.is_drop() {
-            return 0;
-        }
-        let pc = self.piece_on(m.to());
-        if pc.is_some() {
-            1 + pc.kind() as usize
-        } else {
-            0
         }
     }
 

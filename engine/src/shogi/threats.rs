@@ -2,9 +2,9 @@
 //! or minor pieces (lances, knights, silvers and the gold movers). A board move that takes a
 //! rook, bishop, horse or dragon out of a minor piece's attack, or a minor piece out of a pawn's,
 //! is tried earlier, and one that puts it under such an attack later
-//! (`SearchFeatures::threat_ordering`). Drops are left alone: a piece dropped into an attack is
+//! (`Game::THREAT_ORDERING`). Drops are left alone: a piece dropped into an attack is
 //! often the point of the drop. Whether a move's from and to squares are attacked by anything
-//! picks its butterfly-history table (`SearchFeatures::threat_history`; a drop's from is never
+//! picks its butterfly-history table (`Game::THREAT_BUCKETS`; a drop's from is never
 //! attacked).
 
 use super::attacks::piece_attacks;
