@@ -13,6 +13,7 @@ pub mod players;
 pub mod pool;
 pub mod progress;
 pub mod rescore;
+pub mod results_table;
 pub mod run_info;
 pub mod run_lock;
 pub mod tune;

@@ -222,6 +222,8 @@ enum Command {
         /// openings (its own seed) instead of replaying the games it had finished.
         #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "shard")]
         prior: Vec<PathBuf>,
+        #[command(flatten)]
+        row: datagen::results_table::ResultRowArgs,
         /// Adjudicate a win once CP:PLIES (PLIES plies in a row, in both players' reports, show
         /// one side ahead by CP centipawns or more), or `off`. OpenBench plays `400:6`.
         #[arg(long, value_name = "CP:PLIES", default_value = "1000:8")]
@@ -259,6 +261,8 @@ enum Command {
         /// SPRT bounds in Elo, e.g. `0,10`.
         #[arg(long)]
         sprt: Option<String>,
+        #[command(flatten)]
+        row: datagen::results_table::ResultRowArgs,
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -439,6 +443,7 @@ fn main() -> Result<()> {
             shard,
             result,
             prior,
+            row,
             resign,
             draw,
             max_plies,
@@ -485,6 +490,7 @@ fn main() -> Result<()> {
                 shard,
                 result,
                 prior,
+                row,
             };
             dispatch_game!(game, G => match_for::<G>(
                 &[a, b],
@@ -553,10 +559,12 @@ fn main() -> Result<()> {
         } => {
             dispatch_game!(game, G => datagen::digest::print_digest::<G>(&inputs, per_game))
         }
-        Command::MatchMerge { sprt, files } => {
+        Command::MatchMerge { sprt, row, files } => {
+            row.check()?;
             let sprt = sprt.as_deref().map(parse_sprt).transpose()?;
-            println!("{}", datagen::match_result::merge_files(&files, sprt)?);
-            Ok(())
+            let merged = datagen::match_result::merge_files(&files, sprt)?;
+            println!("{merged}");
+            row.append_merged(&merged)
         }
     }
 }
@@ -579,6 +587,8 @@ struct MatchSplit {
     result: Option<PathBuf>,
     /// Result files of earlier games of the same setup (other seeds) that this run goes on from.
     prior: Vec<PathBuf>,
+    /// The results-table row to append (`--result-row`).
+    row: datagen::results_table::ResultRowArgs,
 }
 
 fn match_for<G: DatagenGame>(
@@ -601,6 +611,7 @@ fn match_for<G: DatagenGame>(
     if config.concurrency == 0 {
         bail!("--threads must be at least 1");
     }
+    split.row.check()?;
     let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
     let player = |name: &str,
                   nodes: u64,
@@ -705,6 +716,7 @@ fn match_for<G: DatagenGame>(
         )
     };
     let prior = prior_counts(&split.prior, &setup, openings.seed)?;
+    let row_setup = setup.clone();
     let result_of = {
         let (setup, seed, pairs, shard) = (setup, openings.seed, split.pairs, split.shard);
         // This run's own games: the report's totals less the prior ones.
@@ -756,7 +768,7 @@ fn match_for<G: DatagenGame>(
     if let Some(path) = &split.result {
         result_of(&report, true).write(path)?;
     }
-    Ok(())
+    split.row.append_match(&row_setup, &report)
 }
 
 /// The games of `files` (results of earlier runs of this match `setup`, each with a seed of its
