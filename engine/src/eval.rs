@@ -1,5 +1,5 @@
 //! The evaluator interface the search calls, implemented by each game's classical evaluator and
-//! (later) by its NNUE evaluator.
+//! by the NNUE evaluator (`nnue::NnueEval`).
 
 use crate::game::Game;
 

@@ -266,13 +266,9 @@ pub const SHOGI: Architecture = Architecture {
     game_id: GAME_SHOGI,
     feature_set: FEATURES_SHOGI_PSQ_HAND_KB,
     inputs: 2 * SHOGI_BOARD_KINDS * 81 + 2 * SHOGI_HAND_FEATURES,
-    king_buckets: 1,
-    l1: DEFAULT_L1,
-    output_buckets: 8,
-    activation: Activation::SCReLU,
-    qa: 255,
-    qb: 64,
-    eval_scale: 400,
+    // One king bucket, `DEFAULT_L1` wide, eight output buckets, SCReLU and bullet's
+    // quantisation, as chess's.
+    ..CHESS
 };
 
 #[cfg(test)]

@@ -18,7 +18,7 @@
 //! Output bucket: `(pieces on the board − 2) / 4`, clamped to 0..7.
 
 use super::arch::{CHESS, SUPPORTED_KING_BUCKETS};
-use super::features::{FeatureChanges, NnueGame, MAX_ACTIVE, MAX_CHANGED};
+use super::nnue_game::{FeatureChanges, NnueGame, MAX_ACTIVE, MAX_CHANGED};
 use crate::chess::bitboard::pop_lsb;
 use crate::chess::types::{file_of, piece_kind, piece_side, rank_of, PieceKind, Square};
 use crate::chess::{ClassicalEval, Delta, Position};

@@ -7,9 +7,9 @@
 //! memory is allocated once in `new`; `reset`, `push`, `pop` and `evaluate` never allocate.
 
 use super::aligned_buffer::AlignedBuffer;
-use super::features::{FeatureChanges, NnueGame, MAX_ACTIVE, MAX_CHANGED};
 use super::format::NetFormatError;
 use super::network::Network;
+use super::nnue_game::{FeatureChanges, NnueGame, MAX_ACTIVE, MAX_CHANGED};
 use super::refresh_cache::{apply_changes, RefreshCache};
 use super::simd::{self, SimdLevel};
 use crate::eval::Evaluator;

@@ -3,8 +3,8 @@
 //! one).
 
 use super::evaluator::NnueEval;
-use super::features::NnueGame;
 use super::network::{NetLoadError, Network};
+use super::nnue_game::NnueGame;
 use super::{default_network, NetFormatError};
 use crate::eval::Evaluator;
 use std::path::Path;

@@ -3,8 +3,8 @@
 //! costs only the difference between that snapshot and the current pieces, not a full refresh.
 
 use super::aligned_buffer::AlignedBuffer;
-use super::features::{FeatureChanges, NnueGame, MAX_ACTIVE};
 use super::network::Network;
+use super::nnue_game::{FeatureChanges, NnueGame, MAX_ACTIVE};
 use super::simd::{self, SimdLevel};
 use crate::game::Side;
 

@@ -25,7 +25,7 @@
 use super::arch::{
     SHOGI, SHOGI_BOARD_KINDS, SHOGI_HAND_FEATURES, SHOGI_HAND_MAX, SUPPORTED_KING_BUCKETS,
 };
-use super::features::{FeatureChanges, NnueGame, MAX_ACTIVE, MAX_CHANGED};
+use super::nnue_game::{FeatureChanges, NnueGame, MAX_ACTIVE, MAX_CHANGED};
 use crate::game::Side;
 use crate::shogi::{ClassicalEval, Piece, PieceKind, Position, ShogiDelta, Square};
 

@@ -1,7 +1,8 @@
 //! The NNUE arithmetic kernels: accumulator updates (add/subtract weight rows) and the activated
-//! dot product of the output layer, each in AVX-512, AVX2 and scalar form. The level is detected
-//! once at run time; every level gives bit-identical results (all sums wrap the same way), which
-//! the tests check against the scalar twins.
+//! dot product of the output layer, each written once over a small vector abstraction (instantiated
+//! for AVX2 and AVX-512) and once in scalar form. The level is detected once at run time; every
+//! level gives bit-identical results (all sums wrap the same way), which the tests check against
+//! the scalar twins.
 
 use std::sync::OnceLock;
 
@@ -182,151 +183,218 @@ pub fn screlu_dot_half_scalar(acc: &[i16], weights: &[i16], qa: i16) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    //! Each kernel is written once over `Lanes`, the few 16-bit lane operations it needs; the
+    //! AVX2 and AVX-512 entry points instantiate it inside a function compiled for their
+    //! instruction set, where the `#[inline(always)]` operations become single instructions.
+
     use super::Rows;
     use std::arch::x86_64::*;
 
-    #[target_feature(enable = "avx2")]
-    pub(super) fn update_avx2<'r, A: Rows<'r> + ?Sized, S: Rows<'r> + ?Sized>(
+    /// A vector of `i16` lanes (sums of pairs in `i32` lanes for the dot product).
+    ///
+    /// # Safety
+    /// Every method may only run where the instruction set of the implementation is available
+    /// (inside a `#[target_feature]` function for it, after run-time detection), and `load` /
+    /// `store` need `LANES` readable / writable `i16` at the pointer (any alignment).
+    trait Lanes: Copy {
+        const LANES: usize;
+        unsafe fn zero() -> Self;
+        unsafe fn splat(v: i16) -> Self;
+        unsafe fn load(p: *const i16) -> Self;
+        unsafe fn store(self, p: *mut i16);
+        unsafe fn add(self, other: Self) -> Self;
+        unsafe fn sub(self, other: Self) -> Self;
+        unsafe fn max(self, other: Self) -> Self;
+        unsafe fn min(self, other: Self) -> Self;
+        /// Lane-wise `i16` product, truncated to 16 bits.
+        unsafe fn mul_low(self, other: Self) -> Self;
+        /// `self + Σ a·b` over pairs of adjacent `i16` lanes, in `i32` lanes (wrapping).
+        unsafe fn add_pair_products(self, a: Self, b: Self) -> Self;
+        /// The wrapping sum of the `i32` lanes.
+        unsafe fn sum_i32(self) -> i32;
+    }
+
+    /// `Lanes` for a vector type from its intrinsics (the same operations under each instruction
+    /// set's names; `binary` maps the lane-wise methods to theirs) and the body of `sum_i32`.
+    macro_rules! lanes {
+        ($name:ident($vector:ty), $lanes:literal, $feature:literal,
+         $zero:ident, $splat:ident, $load:ident, $store:ident, $madd:ident, $add32:ident,
+         binary: [$($method:ident = $binary:ident),*], |$v:ident| $sum:block) => {
+            #[derive(Clone, Copy)]
+            struct $name($vector);
+
+            // SAFETY (every method): only called from `#[target_feature(enable = $feature)]`
+            // kernels; the pointers are in bounds for `LANES` lanes (checked by the kernels'
+            // callers); the loads and stores accept any alignment.
+            impl Lanes for $name {
+                const LANES: usize = $lanes;
+                #[inline(always)]
+                unsafe fn zero() -> Self {
+                    Self($zero())
+                }
+                #[inline(always)]
+                unsafe fn splat(v: i16) -> Self {
+                    Self($splat(v))
+                }
+                #[inline(always)]
+                unsafe fn load(p: *const i16) -> Self {
+                    Self($load(p as *const $vector))
+                }
+                #[inline(always)]
+                unsafe fn store(self, p: *mut i16) {
+                    $store(p as *mut $vector, self.0)
+                }
+                $(
+                    #[inline(always)]
+                    unsafe fn $method(self, other: Self) -> Self {
+                        Self($binary(self.0, other.0))
+                    }
+                )*
+                #[inline(always)]
+                unsafe fn add_pair_products(self, a: Self, b: Self) -> Self {
+                    Self($add32(self.0, $madd(a.0, b.0)))
+                }
+                #[inline(always)]
+                unsafe fn sum_i32(self) -> i32 {
+                    let $v = self.0;
+                    $sum
+                }
+            }
+        };
+    }
+
+    lanes! { Avx2(__m256i), 16, "avx2", _mm256_setzero_si256, _mm256_set1_epi16,
+        _mm256_loadu_si256, _mm256_storeu_si256, _mm256_madd_epi16, _mm256_add_epi32,
+        binary: [add = _mm256_add_epi16, sub = _mm256_sub_epi16, max = _mm256_max_epi16,
+            min = _mm256_min_epi16, mul_low = _mm256_mullo_epi16], |v| {
+            let s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+            let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+            let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+            _mm_cvtsi128_si32(s)
+        }
+    }
+
+    lanes! { Avx512(__m512i), 32, "avx512f,avx512bw", _mm512_setzero_si512, _mm512_set1_epi16,
+        _mm512_loadu_si512, _mm512_storeu_si512, _mm512_madd_epi16, _mm512_add_epi32,
+        binary: [add = _mm512_add_epi16, sub = _mm512_sub_epi16, max = _mm512_max_epi16,
+            min = _mm512_min_epi16, mul_low = _mm512_mullo_epi16], |v| { _mm512_reduce_add_epi32(v) }
+    }
+
+    /// `dst = src + Σ add − Σ sub`, `V::LANES` lanes at a time.
+    ///
+    /// # Safety
+    /// `V`'s instruction set is available; every slice has `dst.len()` elements, a multiple of
+    /// `V::LANES`.
+    #[inline(always)]
+    unsafe fn update<'r, V: Lanes, A: Rows<'r> + ?Sized, S: Rows<'r> + ?Sized>(
         dst: &mut [i16],
         src: &[i16],
         add: &A,
         sub: &S,
     ) {
         let (add, sub) = (add.as_ref(), sub.as_ref());
-        let mut base = 0;
-        while base < dst.len() {
-            // SAFETY: every slice has dst.len() elements (checked by the caller) and
-            // base + 16 <= dst.len() because the length is a multiple of 32; loadu/storeu accept
-            // any alignment.
+        for base in (0..dst.len()).step_by(V::LANES) {
+            // SAFETY: base + V::LANES <= len for every slice (the caller's contract).
             unsafe {
-                let mut v = _mm256_loadu_si256(src.as_ptr().add(base) as *const __m256i);
+                let mut v = V::load(src.as_ptr().add(base));
                 for row in add {
-                    let r = _mm256_loadu_si256(row.as_ptr().add(base) as *const __m256i);
-                    v = _mm256_add_epi16(v, r);
+                    v = v.add(V::load(row.as_ptr().add(base)));
                 }
                 for row in sub {
-                    let r = _mm256_loadu_si256(row.as_ptr().add(base) as *const __m256i);
-                    v = _mm256_sub_epi16(v, r);
+                    v = v.sub(V::load(row.as_ptr().add(base)));
                 }
-                _mm256_storeu_si256(dst.as_mut_ptr().add(base) as *mut __m256i, v);
-            }
-            base += 16;
-        }
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn update_avx512<'r, A: Rows<'r> + ?Sized, S: Rows<'r> + ?Sized>(
-        dst: &mut [i16],
-        src: &[i16],
-        add: &A,
-        sub: &S,
-    ) {
-        let (add, sub) = (add.as_ref(), sub.as_ref());
-        let mut base = 0;
-        while base < dst.len() {
-            // SAFETY: as in update_avx2, with 32-lane steps over a length that is a multiple of 32.
-            unsafe {
-                let mut v = _mm512_loadu_si512(src.as_ptr().add(base) as *const __m512i);
-                for row in add {
-                    let r = _mm512_loadu_si512(row.as_ptr().add(base) as *const __m512i);
-                    v = _mm512_add_epi16(v, r);
-                }
-                for row in sub {
-                    let r = _mm512_loadu_si512(row.as_ptr().add(base) as *const __m512i);
-                    v = _mm512_sub_epi16(v, r);
-                }
-                _mm512_storeu_si512(dst.as_mut_ptr().add(base) as *mut __m512i, v);
-            }
-            base += 32;
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub(super) fn update_in_place_avx2(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
-        for base in (0..acc.len()).step_by(16) {
-            // SAFETY: every row has acc.len() elements (checked by the caller) and
-            // base + 16 <= acc.len() because the length is a multiple of 32; unaligned access.
-            unsafe {
-                let p = acc.as_mut_ptr().add(base) as *mut __m256i;
-                let mut v = _mm256_loadu_si256(p);
-                for row in add {
-                    let r = _mm256_loadu_si256(row.as_ptr().add(base) as *const __m256i);
-                    v = _mm256_add_epi16(v, r);
-                }
-                for row in sub {
-                    let r = _mm256_loadu_si256(row.as_ptr().add(base) as *const __m256i);
-                    v = _mm256_sub_epi16(v, r);
-                }
-                _mm256_storeu_si256(p, v);
+                v.store(dst.as_mut_ptr().add(base));
             }
         }
     }
 
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn update_in_place_avx512(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
-        for base in (0..acc.len()).step_by(32) {
-            // SAFETY: as in update_in_place_avx2, with 32-lane steps.
+    /// `acc += Σ add − Σ sub` in place, `V::LANES` lanes at a time.
+    ///
+    /// # Safety
+    /// As `update`, with `acc` for `dst` and `src`.
+    #[inline(always)]
+    unsafe fn update_in_place<V: Lanes>(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+        for base in (0..acc.len()).step_by(V::LANES) {
+            // SAFETY: base + V::LANES <= len for every slice (the caller's contract).
             unsafe {
-                let p = acc.as_mut_ptr().add(base) as *mut __m512i;
-                let mut v = _mm512_loadu_si512(p as *const __m512i);
+                let p = acc.as_mut_ptr().add(base);
+                let mut v = V::load(p);
                 for row in add {
-                    let r = _mm512_loadu_si512(row.as_ptr().add(base) as *const __m512i);
-                    v = _mm512_add_epi16(v, r);
+                    v = v.add(V::load(row.as_ptr().add(base)));
                 }
                 for row in sub {
-                    let r = _mm512_loadu_si512(row.as_ptr().add(base) as *const __m512i);
-                    v = _mm512_sub_epi16(v, r);
+                    v = v.sub(V::load(row.as_ptr().add(base)));
                 }
-                _mm512_storeu_si512(p, v);
+                v.store(p);
             }
         }
     }
 
-    #[target_feature(enable = "avx2")]
-    pub(super) fn screlu_dot_avx2(acc: &[i16], weights: &[i16], qa: i16) -> i32 {
-        let zero = _mm256_setzero_si256();
-        let max = _mm256_set1_epi16(qa);
-        let mut sum = _mm256_setzero_si256();
-        for base in (0..acc.len()).step_by(16) {
-            // SAFETY: acc and weights have the same length, a multiple of 32 (checked by the
-            // caller), so base + 16 is in bounds; unaligned loads.
-            let (x, w) = unsafe {
-                (
-                    _mm256_loadu_si256(acc.as_ptr().add(base) as *const __m256i),
-                    _mm256_loadu_si256(weights.as_ptr().add(base) as *const __m256i),
-                )
-            };
-            let v = _mm256_min_epi16(_mm256_max_epi16(x, zero), max);
-            let vw = _mm256_mullo_epi16(v, w);
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, vw));
+    /// One half of the SCReLU dot product, `V::LANES` lanes at a time.
+    ///
+    /// # Safety
+    /// `V`'s instruction set is available; `acc` and `weights` have the same length, a multiple
+    /// of `V::LANES`.
+    #[inline(always)]
+    unsafe fn screlu_dot<V: Lanes>(acc: &[i16], weights: &[i16], qa: i16) -> i32 {
+        // SAFETY: base + V::LANES <= len for both slices (the caller's contract).
+        unsafe {
+            let (zero, max) = (V::zero(), V::splat(qa));
+            let mut sum = V::zero();
+            for base in (0..acc.len()).step_by(V::LANES) {
+                let x = V::load(acc.as_ptr().add(base));
+                let w = V::load(weights.as_ptr().add(base));
+                let v = x.max(zero).min(max);
+                sum = sum.add_pair_products(v, v.mul_low(w));
+            }
+            sum.sum_i32()
         }
-        let lo = _mm256_castsi256_si128(sum);
-        let hi = _mm256_extracti128_si256::<1>(sum);
-        let s = _mm_add_epi32(lo, hi);
-        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
-        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
-        _mm_cvtsi128_si32(s)
     }
 
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn screlu_dot_avx512(acc: &[i16], weights: &[i16], qa: i16) -> i32 {
-        let zero = _mm512_setzero_si512();
-        let max = _mm512_set1_epi16(qa);
-        let mut sum = _mm512_setzero_si512();
-        for base in (0..acc.len()).step_by(32) {
-            // SAFETY: as in screlu_dot_avx2, with 32-lane steps.
-            let (x, w) = unsafe {
-                (
-                    _mm512_loadu_si512(acc.as_ptr().add(base) as *const __m512i),
-                    _mm512_loadu_si512(weights.as_ptr().add(base) as *const __m512i),
-                )
-            };
-            let v = _mm512_min_epi16(_mm512_max_epi16(x, zero), max);
-            let vw = _mm512_mullo_epi16(v, w);
-            sum = _mm512_add_epi32(sum, _mm512_madd_epi16(v, vw));
-        }
-        _mm512_reduce_add_epi32(sum)
+    /// The entry points of one instruction set: each kernel compiled for it. Their callers
+    /// detected it at run time and checked every length (a multiple of 32, so of either lane
+    /// count).
+    macro_rules! entry_points {
+        ($feature:literal, $lanes:ty, $update:ident, $update_in_place:ident, $screlu_dot:ident) => {
+            #[target_feature(enable = $feature)]
+            pub(super) fn $update<'r, A: Rows<'r> + ?Sized, S: Rows<'r> + ?Sized>(
+                dst: &mut [i16],
+                src: &[i16],
+                add: &A,
+                sub: &S,
+            ) {
+                // SAFETY: the instruction set is enabled here; the caller checked the lengths.
+                unsafe { update::<$lanes, A, S>(dst, src, add, sub) }
+            }
+
+            #[target_feature(enable = $feature)]
+            pub(super) fn $update_in_place(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+                // SAFETY: as above.
+                unsafe { update_in_place::<$lanes>(acc, add, sub) }
+            }
+
+            #[target_feature(enable = $feature)]
+            pub(super) fn $screlu_dot(acc: &[i16], weights: &[i16], qa: i16) -> i32 {
+                // SAFETY: as above.
+                unsafe { screlu_dot::<$lanes>(acc, weights, qa) }
+            }
+        };
     }
+
+    entry_points!(
+        "avx2",
+        Avx2,
+        update_avx2,
+        update_in_place_avx2,
+        screlu_dot_avx2
+    );
+    entry_points!(
+        "avx512f,avx512bw",
+        Avx512,
+        update_avx512,
+        update_in_place_avx512,
+        screlu_dot_avx512
+    );
 }
 
 #[cfg(test)]

@@ -3,13 +3,13 @@
 //! iterative reduction, futility / late-move / SEE pruning, singular and check extensions, and
 //! late-move reductions driven by history. Game rules are asked at every node.
 
+use super::events::{ScoreBound, SearchEvent};
 use super::history::ContinuationKeys;
 use super::ordering::{
     is_losing_noisy, is_winning_noisy, next_best, score_moves, OrderingContext, PickerState,
     PRUNED_QUIET, TT_MOVE,
 };
 use super::params::REDUCTION_GRAIN;
-use super::report::{ScoreBound, SearchEvent};
 use super::tt::Bound;
 use super::value::{
     from_tt, is_mate_value, mated_at, outcome_value, to_tt, winning_at, INFINITE, MATE_BOUND,

@@ -9,7 +9,7 @@
 pub mod alpha_beta;
 pub mod change_list;
 pub mod correction;
-pub mod features;
+pub mod events;
 pub mod history;
 pub mod large_pages;
 pub mod limits;
@@ -18,17 +18,17 @@ pub mod params;
 pub mod prefetch;
 pub mod pv;
 pub mod quiescence;
-pub mod report;
 pub mod strength;
+pub mod switches;
 pub mod time;
 pub mod tt;
 pub mod value;
 pub mod worker;
 
-pub use features::SearchFeatures;
+pub use events::{Score, ScoreBound, SearchEvent, SearchInfo, SearchResult, Wdl};
 pub use limits::{Clock, Limits, SearchOptions};
 pub use params::{ParamSpec, SearchParams};
-pub use report::{Score, ScoreBound, SearchEvent, SearchInfo, SearchResult, Wdl};
+pub use switches::SearchFeatures;
 
 use crate::eval::Evaluator;
 use crate::game::{Game, GameResult, HistoryEntry};

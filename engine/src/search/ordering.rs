@@ -93,7 +93,9 @@ fn noisy_order<G: Game>(pos: &G, m: G::Move) -> i32 {
     pos.noisy_gain(m) * 8
 }
 
-/// Replaces the `QUIET_PENDING` scores of `moves[from..]` by the quiets' history scores.
+/// Replaces the `QUIET_PENDING` scores of `moves[from..]` by the quiets' history scores. With
+/// `only_checks` (a node that prunes its quiet moves) only the checks get their scores, the
+/// other pending quiets `PRUNED_QUIET`.
 fn score_pending_quiets<G: Game>(
     pos: &G,
     moves: &[G::Move],
@@ -101,7 +103,24 @@ fn score_pending_quiets<G: Game>(
     from: usize,
     context: &OrderingContext<'_, G>,
     history: &HistoryTables<G>,
+    only_checks: bool,
 ) {
+    if only_checks {
+        let check_info = pos.check_info();
+        let mut checks = false;
+        for (&m, score) in moves[from..].iter().zip(scores[from..].iter_mut()) {
+            if *score == QUIET_PENDING {
+                if pos.gives_check_with(&check_info, m) {
+                    checks = true;
+                } else {
+                    *score = PRUNED_QUIET;
+                }
+            }
+        }
+        if !checks {
+            return;
+        }
+    }
     let rows = history.quiet_rows(pos.side_to_move(), context.previous);
     let threat_history = G::THREAT_BUCKETS > 1;
     let threats = (G::THREAT_ORDERING || threat_history)
@@ -150,11 +169,7 @@ pub fn next_best<G: Game>(
         prune_quiets,
     } = state;
     let resolve = |moves: &[G::Move], scores: &mut [i32]| {
-        if *prune_quiets {
-            score_pending_checks(pos, moves, scores, i, context, history);
-        } else {
-            score_pending_quiets(pos, moves, scores, i, context, history);
-        }
+        score_pending_quiets(pos, moves, scores, i, context, history, *prune_quiets);
     };
     if i < SELECTION_PICKS {
         let mut best = best_index(scores, i);
@@ -173,36 +188,10 @@ pub fn next_best<G: Game>(
         sort_rest(moves, scores, i, keys);
     } else if *quiets_pending {
         // Re-scored after the list was sorted (singular search): keep the order, fill the scores.
-        score_pending_quiets(pos, moves, scores, i, context, history);
+        score_pending_quiets(pos, moves, scores, i, context, history, false);
         *quiets_pending = false;
     }
     (moves[i], scores[i])
-}
-
-/// `score_pending_quiets` for a node that prunes its quiet moves: only the checks get their
-/// scores, the other pending quiets `PRUNED_QUIET`.
-fn score_pending_checks<G: Game>(
-    pos: &G,
-    moves: &[G::Move],
-    scores: &mut [i32],
-    from: usize,
-    context: &OrderingContext<'_, G>,
-    history: &HistoryTables<G>,
-) {
-    let check_info = pos.check_info();
-    let mut checks = false;
-    for (&m, score) in moves[from..].iter().zip(scores[from..].iter_mut()) {
-        if *score == QUIET_PENDING {
-            if pos.gives_check_with(&check_info, m) {
-                checks = true;
-            } else {
-                *score = PRUNED_QUIET;
-            }
-        }
-    }
-    if checks {
-        score_pending_quiets(pos, moves, scores, from, context, history);
-    }
 }
 
 /// Scores for quiescence: TT move, then captures by gain (MVV), then quiets (evasions) by history.

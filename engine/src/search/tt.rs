@@ -168,7 +168,6 @@ impl TranspositionTable {
 
     /// Stores an entry for `hash`, replacing the same position's entry or the least valuable
     /// one of the bucket (shallow and old). Keeps the old move when the new one is empty.
-    #[allow(clippy::too_many_arguments)]
     pub fn store(
         &self,
         hash: u64,
@@ -196,17 +195,8 @@ impl TranspositionTable {
                 } else {
                     move_bits
                 };
-                self.write(
-                    bucket,
-                    slot,
-                    hash,
-                    kept_move,
-                    score,
-                    static_eval,
-                    depth,
-                    bound,
-                    age,
-                );
+                let data = pack(kept_move, score, static_eval, depth, bound, age);
+                Self::write(bucket, slot, hash, data);
                 return;
             }
             let staleness = ((age + AGE_MASK + 1 - data_age(data)) & AGE_MASK) as i32;
@@ -220,33 +210,12 @@ impl TranspositionTable {
                 victim = slot;
             }
         }
-        self.write(
-            bucket,
-            victim,
-            hash,
-            move_bits,
-            score,
-            static_eval,
-            depth,
-            bound,
-            age,
-        );
+        let data = pack(move_bits, score, static_eval, depth, bound, age);
+        Self::write(bucket, victim, hash, data);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn write(
-        &self,
-        bucket: &Bucket,
-        slot: usize,
-        hash: u64,
-        move_bits: u16,
-        score: i32,
-        static_eval: i32,
-        depth: i32,
-        bound: Bound,
-        age: u64,
-    ) {
-        let data = pack(move_bits, score, static_eval, depth, bound, age);
+    /// Writes the packed entry `data` of `hash` into `slot` of `bucket`.
+    fn write(bucket: &Bucket, slot: usize, hash: u64, data: u64) {
         bucket.words[2 * slot].store(hash ^ data, Ordering::Relaxed);
         bucket.words[2 * slot + 1].store(data, Ordering::Relaxed);
     }

@@ -1,7 +1,7 @@
 //! Internal search values: centipawns, mate scores relative to the root ply, their conversion
 //! to and from node-relative form for the transposition table, and to reported `Score`s.
 
-use super::report::{Score, Wdl};
+use super::events::{Score, Wdl};
 use crate::game::{GameResult, Outcome};
 
 /// Deepest ply the search reaches (stacks are sized from it).

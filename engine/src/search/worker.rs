@@ -4,11 +4,11 @@
 //! shared table; the main one reports progress and watches the clock.
 
 use super::correction::{CorrectionHistory, CorrectionKeys};
-use super::features::SearchFeatures;
+use super::events::{ScoreBound, SearchEvent, SearchInfo};
 use super::history::{ContinuationKeys, HistoryTables, PieceTo};
 use super::params::SearchParams;
 use super::pv::legal_prefix;
-use super::report::{ScoreBound, SearchEvent, SearchInfo};
+use super::switches::SearchFeatures;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::value::{is_mate_value, to_score, wdl_of, INFINITE, MATE_BOUND, MAX_PLY};
@@ -609,8 +609,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
 /// Plies of a positive mate value.
 fn to_score_plies(v: i32) -> i32 {
     match to_score(v) {
-        super::report::Score::MatePlies(p) => p,
-        super::report::Score::Cp(_) => i32::MAX,
+        super::events::Score::MatePlies(p) => p,
+        super::events::Score::Cp(_) => i32::MAX,
     }
 }
 

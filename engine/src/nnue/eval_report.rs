@@ -2,9 +2,9 @@
 //! net is given (or embedded), its NNUE evaluation, both in centipawns for the side to move.
 
 use super::evaluator::{evaluate_from_scratch, NnueEval};
-use super::features::NnueGame;
 use super::game_eval::{EvalChoice, GameEval};
 use super::network::NetLoadError;
+use super::nnue_game::NnueGame;
 use super::simd::SimdLevel;
 use super::NetFormatError;
 use crate::eval::Evaluator;
