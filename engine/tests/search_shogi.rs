@@ -160,7 +160,7 @@ fn the_clock_ends_even_the_first_root_move_of_depth_one() {
     );
     // Without a clock depth 1 runs to its end: 598,948 nodes with two quiet evasions once a
     // line escapes mate (chains of checking captures remain), over a million without.
-    assert!(<Position as Game>::QS_EVASION_PRUNING);
+    const { assert!(<Position as Game>::QS_EVASION_PRUNING) };
     s.clear();
     let (pruned, _) = run(&mut s, &root, &depth(1));
     assert!(pruned.best.is_some_and(|m| root.is_legal_move(m)));

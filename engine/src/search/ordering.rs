@@ -307,7 +307,7 @@ mod tests {
     #[test]
     fn threats_order_fresh_quiets() {
         use crate::chess::Position;
-        assert!(<Position as Game>::THREAT_ORDERING);
+        const { assert!(<Position as Game>::THREAT_ORDERING) };
         // The white knight on e5 is attacked by the d6 pawn. Empty histories: every fresh quiet
         // scores 0 on its own, so the threat order decides.
         let pos = Position::from_text("4k3/8/3p4/4N3/8/8/8/4K2R w - - 0 1").unwrap();
