@@ -87,7 +87,14 @@ pub fn parse_go(args: &[&str], dialect: Dialect) -> (GoParams, Vec<String>) {
                             go.mate = Some(MateRequest::TimeMs(ms));
                             i += 1;
                         }
-                        None => go.mate = Some(MateRequest::Infinite),
+                        None => {
+                            // `go mate abc`: said, skipped, and solved without a time limit.
+                            if value.is_some_and(|v| !KEYWORDS.contains(&v)) {
+                                warnings.push("go mate: solving without a time limit".into());
+                                i += 1;
+                            }
+                            go.mate = Some(MateRequest::Infinite);
+                        }
                     }
                 }
             }
