@@ -90,3 +90,42 @@ fn every_search_with_two_threads_reports_a_line() {
     assert_eq!(missing, 0, "{missing} of 60 shogi MultiPV 3 searches sent no line");
     assert!(engine.finish(true, SEARCH).success());
 }
+
+/// Item 5: a net file truncated while the engine searches with it does not kill the engine
+/// (before, the mapped pages faulted: SIGBUS, exit 135): the net is a copy in memory.
+#[test]
+fn truncating_the_net_file_in_use_leaves_the_engine_searching() {
+    let dir = std::env::temp_dir().join(format!("sente-truncate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (protocol, net, go) in [
+        ("uci", "chess-default.nnue", "position startpos"),
+        ("usi", "shogi-default.nnue", "position startpos"),
+    ] {
+        let copy = dir.join(net);
+        let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../nets").join(net);
+        std::fs::copy(&shipped, &copy).unwrap();
+        let mut engine = Engine::start();
+        engine.handshake(protocol);
+        engine.send(&format!("setoption name EvalFile value {}", copy.display()));
+        let lines = engine.sync();
+        assert!(
+            !lines.iter().any(|l| l.contains("cannot") || l.contains("error")),
+            "{lines:?}"
+        );
+        engine.send(go);
+        engine.send("go infinite");
+        std::thread::sleep(Duration::from_millis(200));
+        std::fs::File::create(&copy).unwrap(); // truncates to 0 bytes
+        std::thread::sleep(Duration::from_millis(300));
+        engine.send("stop");
+        let (best, _, _) = engine.bestmove();
+        assert_ne!(best, "(none)");
+        // Searching again with the net in memory works too.
+        engine.send("go nodes 2000");
+        engine.bestmove();
+        engine.sync();
+        assert!(engine.is_alive(), "{}", engine.tail());
+        assert!(engine.finish(true, SEARCH).success());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
