@@ -641,7 +641,11 @@ fn repair<G: DatagenGame, E: Evaluator<G> + Sync>(
             }
             (_, Some(_)) => {
                 let gap = missing.next().expect("peeked").clone();
-                sente::eprintln_best_effort!("datagen: playing games {}..{} again", gap.start, gap.end);
+                sente::eprintln_best_effort!(
+                    "datagen: playing games {}..{} again",
+                    gap.start,
+                    gap.end
+                );
                 let mut start = gap.start;
                 while start < gap.end {
                     let end = (start + GAMES_PER_CHUNK).min(gap.end);

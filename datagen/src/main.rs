@@ -525,7 +525,9 @@ fn main() -> Result<()> {
                 for entry in &added {
                     sente::try_println!(
                         "added {} ({} games, {} positions)",
-                        entry.file, entry.games, entry.positions
+                        entry.file,
+                        entry.games,
+                        entry.positions
                     )?;
                 }
                 Ok(())

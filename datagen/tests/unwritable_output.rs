@@ -20,7 +20,11 @@ fn a_run_with_unwritable_stderr_completes() {
             run.status,
             text(&run.stdout)
         );
-        assert_eq!(data_of(&out), data_of(&reference), "closed pipe {closed_pipe}");
+        assert_eq!(
+            data_of(&out),
+            data_of(&reference),
+            "closed pipe {closed_pipe}"
+        );
         let _ = std::fs::remove_dir_all(&out);
     }
     let _ = std::fs::remove_dir_all(&reference);
@@ -41,6 +45,9 @@ fn an_output_directory_that_cannot_be_made_is_named() {
     // sysfs refuses new directories even to root (a read-only file system for this purpose).
     let refused = std::path::Path::new("/sys/sente-datagen-test");
     let error = DATAGEN.failure(&run_args("chess", 2, refused));
-    assert!(error.contains("creating /sys/sente-datagen-test"), "{error}");
+    assert!(
+        error.contains("creating /sys/sente-datagen-test"),
+        "{error}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

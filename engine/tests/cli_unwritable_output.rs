@@ -30,6 +30,9 @@ fn errors_and_reports_to_unwritable_streams_end_normally() {
             .stderr(full())
             .status()
             .unwrap();
-        assert!(status.code().is_some_and(|c| c != 0 && c < 128), "{args:?}: {status:?}");
+        assert!(
+            status.code().is_some_and(|c| c != 0 && c < 128),
+            "{args:?}: {status:?}"
+        );
     }
 }

@@ -289,7 +289,14 @@ const CECP_SYNC: Sync = Sync {
 
 /// Feeds the lines, interleaving a stop and a synchronisation that must be answered within
 /// `SYNC_BOUND`, so no search outlives the fuzzing by much.
-fn fuzz(engine: &mut Engine, seed: u64, words: &[&str], hostile: &[&str], avoid: &[&str], sync: &Sync) {
+fn fuzz(
+    engine: &mut Engine,
+    seed: u64,
+    words: &[&str],
+    hostile: &[&str],
+    avoid: &[&str],
+    sync: &Sync,
+) {
     let mut rng = Rng(seed);
     let mut slowest = Duration::ZERO;
     for i in 0..lines_per_run() {
@@ -327,7 +334,14 @@ const AVOID: &[&str] = &["perft", "Hash value", "memory", "cores", "Threads valu
 fn uci_survives_garbage() {
     let mut engine = Engine::start();
     engine.handshake("uci");
-    fuzz(&mut engine, 0xC0FFEE, UCI_WORDS, UCI_HOSTILE, AVOID, &UCI_SYNC);
+    fuzz(
+        &mut engine,
+        0xC0FFEE,
+        UCI_WORDS,
+        UCI_HOSTILE,
+        AVOID,
+        &UCI_SYNC,
+    );
     engine.send("stop");
     engine.send("setoption name UCI_Chess960 value false");
     engine.send("setoption name MultiPV value 1");
@@ -344,7 +358,14 @@ fn uci_survives_garbage() {
 fn usi_survives_garbage() {
     let mut engine = Engine::start();
     engine.handshake("usi");
-    fuzz(&mut engine, 0xBADC0DE, USI_WORDS, USI_HOSTILE, AVOID, &UCI_SYNC);
+    fuzz(
+        &mut engine,
+        0xBADC0DE,
+        USI_WORDS,
+        USI_HOSTILE,
+        AVOID,
+        &UCI_SYNC,
+    );
     engine.send("stop");
     engine.sync();
     engine.send("position startpos moves 7g7f");
@@ -360,7 +381,14 @@ fn cecp_survives_garbage() {
     engine.send("xboard");
     engine.send("protover 2");
     engine.expect_prefix("feature done=1", SEARCH);
-    fuzz(&mut engine, 0xFEED, CECP_WORDS, CECP_HOSTILE, AVOID, &CECP_SYNC);
+    fuzz(
+        &mut engine,
+        0xFEED,
+        CECP_WORDS,
+        CECP_HOSTILE,
+        AVOID,
+        &CECP_SYNC,
+    );
     engine.send(".");
     engine.send("exit");
     engine.send("force");
@@ -388,13 +416,27 @@ fn long_fuzz_of_every_protocol() {
         assert!(engine.finish(true, SEARCH).success());
         let mut engine = Engine::start();
         engine.handshake("usi");
-        fuzz(&mut engine, seed << 8, USI_WORDS, USI_HOSTILE, AVOID, &UCI_SYNC);
+        fuzz(
+            &mut engine,
+            seed << 8,
+            USI_WORDS,
+            USI_HOSTILE,
+            AVOID,
+            &UCI_SYNC,
+        );
         assert!(engine.finish(true, SEARCH).success());
         let mut engine = Engine::start();
         engine.send("xboard");
         engine.send("protover 2");
         engine.expect_prefix("feature done=1", SEARCH);
-        fuzz(&mut engine, seed << 16, CECP_WORDS, CECP_HOSTILE, AVOID, &CECP_SYNC);
+        fuzz(
+            &mut engine,
+            seed << 16,
+            CECP_WORDS,
+            CECP_HOSTILE,
+            AVOID,
+            &CECP_SYNC,
+        );
         assert!(engine.finish(true, SEARCH).success());
     }
 }

@@ -45,13 +45,21 @@ fn go_mate_after_a_huge_hash_falls_back_to_a_smaller_table() {
 
 /// Searches (each after `position`) until `bestmove`; returns how many sent no
 /// `info ... score ... pv` line before it.
-fn searches_without_a_line(engine: &mut Engine, positions: &[&str], go: &str, count: usize) -> usize {
+fn searches_without_a_line(
+    engine: &mut Engine,
+    positions: &[&str],
+    go: &str,
+    count: usize,
+) -> usize {
     let mut missing = 0;
     for i in 0..count {
         engine.send(positions[i % positions.len()]);
         engine.send(go);
         let (_, _, lines) = engine.bestmove();
-        if !lines.iter().any(|l| l.contains(" score ") && l.contains(" pv ")) {
+        if !lines
+            .iter()
+            .any(|l| l.contains(" score ") && l.contains(" pv "))
+        {
             missing += 1;
         }
     }
@@ -87,7 +95,10 @@ fn every_search_with_two_threads_reports_a_line() {
         "position startpos moves 3g3f",
     ];
     let missing = searches_without_a_line(&mut engine, &shogi, "go nodes 5000", 60);
-    assert_eq!(missing, 0, "{missing} of 60 shogi MultiPV 3 searches sent no line");
+    assert_eq!(
+        missing, 0,
+        "{missing} of 60 shogi MultiPV 3 searches sent no line"
+    );
     assert!(engine.finish(true, SEARCH).success());
 }
 
@@ -102,14 +113,18 @@ fn truncating_the_net_file_in_use_leaves_the_engine_searching() {
         ("usi", "shogi-default.nnue", "position startpos"),
     ] {
         let copy = dir.join(net);
-        let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../nets").join(net);
+        let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../nets")
+            .join(net);
         std::fs::copy(&shipped, &copy).unwrap();
         let mut engine = Engine::start();
         engine.handshake(protocol);
         engine.send(&format!("setoption name EvalFile value {}", copy.display()));
         let lines = engine.sync();
         assert!(
-            !lines.iter().any(|l| l.contains("cannot") || l.contains("error")),
+            !lines
+                .iter()
+                .any(|l| l.contains("cannot") || l.contains("error")),
             "{lines:?}"
         );
         engine.send(go);

@@ -13,7 +13,8 @@ use std::time::Duration;
 
 /// From self-play: without `qs_evasion_pruning` the first root move of depth 1 alone runs over
 /// a million nodes of quiescence (checking drops and captures around the king).
-const EXPLOSIVE: &str = "1n6k/4R1+B1g/2s6/l8/5PP1K/5Sb2/+p+p+p+p+p+pN2/3G5/LN3r2+p b 2GLP2snl8p 147";
+const EXPLOSIVE: &str =
+    "1n6k/4R1+B1g/2s6/l8/5PP1K/5Sb2/+p+p+p+p+p+pN2/3G5/LN3r2+p b 2GLP2snl8p 147";
 
 fn searcher(threads: usize) -> Searcher<Position, ClassicalEval> {
     let mut s = Searcher::new(ClassicalEval::default());
@@ -36,10 +37,14 @@ fn stop_ends_even_the_first_root_move_of_depth_one() {
             infinite: true,
             ..Limits::default()
         };
-        let (result, took) =
-            search_changed_after(&mut s, &root, &limits, &control, Duration::from_millis(30), |c| {
-                c.stop.store(true, Ordering::SeqCst)
-            });
+        let (result, took) = search_changed_after(
+            &mut s,
+            &root,
+            &limits,
+            &control,
+            Duration::from_millis(30),
+            |c| c.stop.store(true, Ordering::SeqCst),
+        );
         let best = result.best.expect("a move is always ready");
         assert!(root.is_legal_move(best));
         // Before, the search ran the whole first root move (over a million nodes, seconds).

@@ -16,6 +16,11 @@ fn tuner_errors_to_an_unwritable_stderr_end_normally() {
     ];
     for closed_pipe in [false, true] {
         let out = tuner.run_with_unwritable_stderr(&args, closed_pipe);
-        assert_eq!(out.status.code(), Some(1), "{closed_pipe}: {:?}", out.status);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{closed_pipe}: {:?}",
+            out.status
+        );
     }
 }

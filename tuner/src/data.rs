@@ -162,7 +162,9 @@ pub fn extract_game<G: NnueGame>(
 /// positions before the bad move.
 pub fn warn_unreplayable(replayed: Result<(), RecordError>) {
     if let Err(e) = replayed {
-        sente::eprintln_best_effort!("tuner: a game does not replay ({e}); its later positions are skipped");
+        sente::eprintln_best_effort!(
+            "tuner: a game does not replay ({e}); its later positions are skipped"
+        );
     }
 }
 

@@ -549,7 +549,8 @@ pub fn fit_classical<G: ClassicalFit>(options: &FitOptions) -> Result<FitReport>
     for (name, j) in G::value_names() {
         sente::try_println!(
             "  {name:<10} {:>6.0} -> {:>6.0}",
-            default_centred[j], centred[j]
+            default_centred[j],
+            centred[j]
         )?;
     }
     let comment = format!(

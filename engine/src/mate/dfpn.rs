@@ -11,8 +11,8 @@
 //! the answer is a shortest mate. Bounded searches key their table entries by the plies left,
 //! so a disproof that only holds for a few plies left is never taken for a general one.
 
-use crate::game::{Game, GameMove};
 use super::proof_table::ProofTable;
+use crate::game::{Game, GameMove};
 use crate::movelist::MoveList;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

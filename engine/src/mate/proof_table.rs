@@ -54,9 +54,8 @@ impl ProofTable {
         let mut size = wanted;
         loop {
             if let Some(table) = Self::try_new(size) {
-                let note = (size != wanted).then(|| {
-                    format!("cannot allocate a {wanted} MB mate table; using {size} MB")
-                });
+                let note = (size != wanted)
+                    .then(|| format!("cannot allocate a {wanted} MB mate table; using {size} MB"));
                 return (table, note);
             }
             if size == 1 {
@@ -166,7 +165,11 @@ mod tests {
         assert!(table.size_mb() < usize::MAX >> 21);
         let (small, note) = ProofTable::with_fallback(1);
         assert!(note.is_none());
-        assert_eq!(small.size_mb(), 0, "1 MB rounds down to half a MB of buckets");
+        assert_eq!(
+            small.size_mb(),
+            0,
+            "1 MB rounds down to half a MB of buckets"
+        );
     }
 
     #[test]

@@ -401,10 +401,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 std::slice::from_ref(partial),
             )
         } else if let Some(helper) = helper {
-            (
-                helper.completed_depth as u32,
-                &helper.completed_lines[..],
-            )
+            (helper.completed_depth as u32, &helper.completed_lines[..])
         } else if main_worker.completed_lines.is_empty() {
             let moves = &main_worker.root_moves;
             let mut best = 0;
