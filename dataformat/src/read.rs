@@ -35,7 +35,7 @@ pub fn read_games(
     }
     let mut problems = 0;
     for damage in &scan.damaged {
-        eprintln!("{}: {damage}; skipped", path.display());
+        sente::eprintln_best_effort!("{}: {damage}; skipped", path.display());
         problems += 1;
     }
     for info in &scan.chunks {
@@ -54,13 +54,13 @@ pub fn read_games(
                 }
             }
             Err(e) => {
-                eprintln!("{}: {e}; skipped", path.display());
+                sente::eprintln_best_effort!("{}: {e}; skipped", path.display());
                 problems += 1;
             }
         }
     }
     if let Some((offset, e)) = &scan.torn_tail {
-        eprintln!(
+        sente::eprintln_best_effort!(
             "{}: incomplete chunk at the end (byte {offset}, {e}): a run still writing, or killed",
             path.display()
         );

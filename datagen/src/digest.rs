@@ -84,12 +84,12 @@ pub fn print_digest<G: Game>(inputs: &[PathBuf], per_game: bool) -> Result<()> {
         lines.push_str(&format!("{seed}\t{nodes}\t{index}\t{hash:016x}\n"));
     }
     if per_game {
-        print!("{lines}");
+        sente::try_print!("{lines}")?;
     }
-    println!(
+    sente::try_println!(
         "games {} digest {:016x}",
         games.len(),
         checksum(lines.as_bytes())
-    );
+    )?;
     Ok(())
 }

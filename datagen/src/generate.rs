@@ -523,7 +523,7 @@ fn resume_point(
     summary.bytes = valid_end as u64;
     if damaged.is_empty() {
         if let Some((offset, e)) = &scan.torn_tail {
-            eprintln!(
+            sente::eprintln_best_effort!(
                 "datagen: {}: dropping an incomplete chunk at the end (byte {offset}: {e}); resuming after it",
                 data.display()
             );
@@ -574,7 +574,7 @@ fn resume_point(
             + 1;
         let quarantine = quarantine_path(&data);
         write_synced(&quarantine, &map[*offset..offset + len])?;
-        eprintln!(
+        sente::eprintln_best_effort!(
             "datagen: {}: chunk {number} (bytes {offset}..{}) is damaged ({error}); its bytes are kept in {}, its games are played again",
             data.display(),
             offset + len,
@@ -641,7 +641,11 @@ fn repair<G: DatagenGame, E: Evaluator<G> + Sync>(
             }
             (_, Some(_)) => {
                 let gap = missing.next().expect("peeked").clone();
-                eprintln!("datagen: playing games {}..{} again", gap.start, gap.end);
+                sente::eprintln_best_effort!(
+                    "datagen: playing games {}..{} again",
+                    gap.start,
+                    gap.end
+                );
                 let mut start = gap.start;
                 while start < gap.end {
                     let end = (start + GAMES_PER_CHUNK).min(gap.end);
@@ -666,7 +670,7 @@ fn repair<G: DatagenGame, E: Evaluator<G> + Sync>(
         let _ = dir.sync_all();
     }
     total.bytes = bytes.len() as u64;
-    eprintln!(
+    sente::eprintln_best_effort!(
         "datagen: {} repaired ({} bytes); resuming",
         data.display(),
         bytes.len()
@@ -829,7 +833,7 @@ pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
     session.seconds = started.elapsed().as_secs_f64();
     progress.finish(&total, &session);
     if total.games < target_games && total.positions < target_positions {
-        eprintln!(
+        sente::eprintln_best_effort!(
             "datagen: stopped after --max-time at game {next_game} ({} positions in the file); \
              the same command resumes the run",
             total.positions

@@ -165,7 +165,10 @@ pub fn print_positions<G: Game>(files: &[PathBuf], every: u64) -> Result<()> {
                 seen += 1;
             });
             if let Err(e) = replayed {
-                eprintln!("{}: game {index} does not replay: {e}", path.display());
+                sente::eprintln_best_effort!(
+                    "{}: game {index} does not replay: {e}",
+                    path.display()
+                );
             }
         })?;
         if written.is_err() {

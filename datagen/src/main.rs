@@ -1,6 +1,6 @@
 //! `datagen`: self-play training data and engine-vs-engine matches. See `datagen --help`.
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand};
 use datagen::book::Book;
 use datagen::generate::{
@@ -332,11 +332,10 @@ fn run_for<G: DatagenGame>(
     let book = book.map(|path| Book::<G>::load(&path)).transpose()?;
     let eval = G::load_eval(&config.evaluator)?;
     // The evaluator by content, for `pool add` (run.txt keeps the name as given).
-    std::fs::create_dir_all(&out)?;
-    std::fs::write(
-        out.join(EVALUATOR_FILE),
-        evaluator_label(&config.evaluator)? + "\n",
-    )?;
+    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    let evaluator_file = out.join(EVALUATOR_FILE);
+    std::fs::write(&evaluator_file, evaluator_label(&config.evaluator)? + "\n")
+        .with_context(|| format!("writing {}", evaluator_file.display()))?;
     generate_shard::<G, _>(
         &eval,
         &config,
@@ -528,27 +527,29 @@ fn main() -> Result<()> {
                 let added =
                     dispatch_game!(game, G => datagen::pool::add::<G>(&pool, &inputs, &options)?);
                 for entry in &added {
-                    println!(
+                    sente::try_println!(
                         "added {} ({} games, {} positions)",
-                        entry.file, entry.games, entry.positions
-                    );
+                        entry.file,
+                        entry.games,
+                        entry.positions
+                    )?;
                 }
                 Ok(())
             }
             PoolCommand::Retire { pool, files } => {
                 for entry in datagen::pool::retire(&pool, &files)? {
-                    println!(
+                    sente::try_println!(
                         "retired {} ({} games, {} positions) to {}",
                         entry.file,
                         entry.games,
                         entry.positions,
                         pool.join(datagen::pool::RETIRED).display()
-                    );
+                    )?;
                 }
                 Ok(())
             }
             PoolCommand::List { pool } => {
-                print!("{}", listing(&Pool::open(&pool)?));
+                sente::try_print!("{}", listing(&Pool::open(&pool)?))?;
                 Ok(())
             }
         },
@@ -563,7 +564,7 @@ fn main() -> Result<()> {
             row.check()?;
             let sprt = sprt.as_deref().map(parse_sprt).transpose()?;
             let merged = datagen::match_result::merge_files(&files, sprt)?;
-            println!("{merged}");
+            sente::try_println!("{merged}")?;
             row.append_merged(&merged)
         }
     }
@@ -752,19 +753,19 @@ fn match_for<G: DatagenGame>(
             {
                 return;
             }
-            eprintln!("match: {}", report.progress_line());
+            sente::eprintln_best_effort!("match: {}", report.progress_line());
             if let Some(path) = &path {
                 if let Err(e) = result_of(report, false).write(path) {
                     // The match goes on; the final write reports the error again.
                     if !write_failed.swap(true, Ordering::Relaxed) {
-                        eprintln!("match: error: {e:#}");
+                        sente::eprintln_best_effort!("match: error: {e:#}");
                     }
                 }
             }
         }
     }));
     let report = run_match_with_openings(&opening, &first, &second, &config, &|_| {});
-    println!("{report}");
+    sente::try_println!("{report}")?;
     if let Some(path) = &split.result {
         result_of(&report, true).write(path)?;
     }

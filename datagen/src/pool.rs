@@ -230,7 +230,7 @@ pub fn add<G: Game>(
         if let Some(why) = conflict(&pool, &entry) {
             bail!("{}: refused, {why}", input.display());
         }
-        eprintln!(
+        sente::eprintln_best_effort!(
             "{}: verified {} games, {} positions",
             input.display(),
             entry.games,
@@ -249,9 +249,12 @@ pub fn add<G: Game>(
         let tmp = dir.join(format!(".{}.tmp", item.entry.file));
         std::fs::copy(&item.source, &tmp)
             .with_context(|| format!("copying {} to {}", item.source.display(), tmp.display()))?;
-        let copy = std::fs::File::open(&tmp)?;
-        copy.sync_all()?;
-        let copied_sum = checksum(&std::fs::read(&tmp)?);
+        let copy =
+            std::fs::File::open(&tmp).with_context(|| format!("opening {}", tmp.display()))?;
+        copy.sync_all()
+            .with_context(|| format!("syncing {}", tmp.display()))?;
+        let copied_sum =
+            checksum(&std::fs::read(&tmp).with_context(|| format!("reading {}", tmp.display()))?);
         if copied_sum != item.entry.checksum {
             let _ = std::fs::remove_file(&tmp);
             bail!(
@@ -260,7 +263,8 @@ pub fn add<G: Game>(
                 item.entry.checksum
             );
         }
-        std::fs::rename(&tmp, &target)?;
+        std::fs::rename(&tmp, &target)
+            .with_context(|| format!("renaming {} to {}", tmp.display(), target.display()))?;
         write_synced(
             &dir.join(format!("{}.run.txt", item.entry.file)),
             item.manifest.as_bytes(),

@@ -63,7 +63,7 @@ impl Progress {
             });
             bar.set_message(message);
         } else if self.last_line.elapsed() >= Duration::from_secs(10) {
-            eprintln!("datagen: {message}");
+            sente::eprintln_best_effort!("datagen: {message}");
             self.last_line = Instant::now();
         }
     }
@@ -73,7 +73,7 @@ impl Progress {
             bar.finish_and_clear();
         }
         let per_thread_nps = session.searched_nodes as f64 / session.search_seconds.max(1e-9);
-        eprintln!(
+        sente::eprintln_best_effort!(
             "datagen: done: {} games, {} positions (W/D/L {}), {} bytes ({:.2} bytes/position); this run: {} positions in {:.1} s = {:.0} positions/s, search {:.0} nodes/s per thread",
             total.games,
             total.positions,

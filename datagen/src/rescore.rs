@@ -79,7 +79,7 @@ fn check_sources<G: Game>(inputs: &[PathBuf]) -> Result<Vec<Source>> {
         let counts = read_indexed_games(&path, game_kind::<G>(), Shard::WHOLE, |index, record| {
             match record.replay::<G>(|_, _, _| {}) {
                 Ok(_) => replayable += 1,
-                Err(e) => eprintln!(
+                Err(e) => sente::eprintln_best_effort!(
                     "datagen: {}: game {index} does not replay ({e}); skipped",
                     path.display()
                 ),
@@ -190,7 +190,7 @@ fn resume_point(
     }
     if end < map.len() {
         match &scan.torn_tail {
-            Some((offset, e)) if *offset == end => eprintln!(
+            Some((offset, e)) if *offset == end => sente::eprintln_best_effort!(
                 "datagen: {}: dropping an incomplete chunk at the end (byte {offset}: {e}); resuming after it",
                 data.display()
             ),
@@ -200,7 +200,7 @@ fn resume_point(
                     .unwrap_or_else(|| "not a valid chunk".to_string());
                 let quarantine = quarantine_path(&data);
                 write_synced(&quarantine, &map[end..])?;
-                eprintln!(
+                sente::eprintln_best_effort!(
                     "datagen: {}: bytes {end}..{} are damaged or out of place ({why}); they are kept in {}, their games are rescored again",
                     data.display(),
                     map.len(),
@@ -365,7 +365,7 @@ pub fn rescore<G: DatagenGame>(settings: &RescoreSettings) -> Result<GenerateSum
         bail!("no games to rescore in the inputs");
     }
     if skipped > 0 {
-        eprintln!("datagen: {skipped} games do not replay and are left out");
+        sente::eprintln_best_effort!("datagen: {skipped} games do not replay and are left out");
     }
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let _writer = crate::run_lock::lock_output(out)?;

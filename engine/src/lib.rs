@@ -8,6 +8,7 @@ extern crate self as sente;
 
 pub mod bench;
 pub mod chess;
+pub mod console;
 pub mod eval;
 pub mod game;
 pub mod game_kind;

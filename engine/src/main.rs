@@ -83,7 +83,7 @@ fn main() -> ExitCode {
             let checked = sente::search::SearchFeatures::check_changes(&search)
                 .and(sente::search::SearchParams::default().with_changes(&params));
             if let Err(error) = checked {
-                eprintln!("sente bench: {error}");
+                sente::eprintln_best_effort!("sente bench: {error}");
                 return ExitCode::from(2);
             }
             let search = sente::bench::BenchSearch {
@@ -115,14 +115,14 @@ fn eval(position: &str, net: Option<&std::path::Path>) -> ExitCode {
             match write!(out, "{report}").and_then(|()| out.flush()) {
                 // A closed pipe (`sente eval | head -1`) ends quietly.
                 Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                    eprintln!("sente eval: writing to standard output: {e}");
+                    sente::eprintln_best_effort!("sente eval: writing to standard output: {e}");
                     ExitCode::from(2)
                 }
                 _ => ExitCode::SUCCESS,
             }
         }
         Err(error) => {
-            eprintln!("sente eval: {error}");
+            sente::eprintln_best_effort!("sente eval: {error}");
             ExitCode::from(2)
         }
     }
@@ -149,7 +149,7 @@ fn bench(
             None => sente::bench::run_bench(game, depth, eval, search.clone(), &mut out),
         };
         if let Err(error) = result {
-            eprintln!("sente bench: {error}");
+            sente::eprintln_best_effort!("sente bench: {error}");
             return ExitCode::from(2);
         }
     }
@@ -170,7 +170,7 @@ fn perft(depth: u32, position: &str) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("sente perft: {message}");
+            sente::eprintln_best_effort!("sente perft: {message}");
             ExitCode::from(2)
         }
     }

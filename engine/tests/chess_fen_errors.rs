@@ -127,6 +127,58 @@ fn side_not_to_move_in_check() {
     );
 }
 
+/// Issue 59, item 2a: material no game can reach is refused like any other bad FEN.
+#[test]
+fn unreachable_material() {
+    assert_eq!(
+        err("4k3/8/pppppppp/pppppppp/PPPPPPPP/PPPPPPPP/8/4K3 w - - 0 1"),
+        FenError::TooManyPawns {
+            side: "white",
+            count: 16
+        }
+    );
+    assert_eq!(
+        err("4k3/pppppppp/8/8/8/P7/PPPPPPPP/4K3 b - - 0 1"),
+        FenError::TooManyPawns {
+            side: "white",
+            count: 9
+        }
+    );
+    // Eight pawns and a second queen: no pawn is missing to have promoted.
+    assert_eq!(
+        err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKQNR w KQkq - 0 1").to_string(),
+        "white has 1 pieces beyond the initial set but only 0 missing pawns to promote"
+    );
+    // Seven pawns, three extra knights.
+    assert_eq!(
+        err("rnbqkbnr/pppppppp/8/8/8/NNN5/1PPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        FenError::TooManyPromotedPieces {
+            side: "white",
+            extra: 3,
+            missing: 1
+        }
+    );
+    // Reachable: seven pawns and a second queen; no pawns and nine queens.
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/RNBQKQNR w KQkq - 0 1",
+        "4k3/8/8/8/8/8/QQQQQQQQ/Q3K3 b - - 0 1",
+        "4k3/8/8/8/8/8/NNNNBBBB/RRRRK3 w - - 0 1",
+    ] {
+        assert!(Position::from_text(fen).is_ok(), "{fen}");
+    }
+}
+
+/// Issue 59, item 2a: no move gives a triple check; a double check is fine.
+#[test]
+fn impossible_checks() {
+    assert_eq!(
+        err("4k3/8/8/8/1b6/3n4/8/r3K3 w - - 0 1"),
+        FenError::TooManyCheckers(3)
+    );
+    let double = Position::from_text("4k3/8/8/8/1b6/3n4/8/4K3 w - - 0 1").unwrap();
+    assert_eq!(double.checkers().count_ones(), 2);
+}
+
 #[test]
 fn bad_castling_field() {
     assert_eq!(

@@ -1,12 +1,58 @@
-//! Thousands of random and garbled lines per protocol (seeded), after which the engine must still
-//! be alive, answer its synchronisation command and play a normal search.
+//! Thousands of random and garbled lines per protocol (seeded), with hostile whole lines mixed
+//! in (positions no game reaches, bad `go` values), after which the engine must still be alive,
+//! answer its synchronisation command and play a normal search. Every 50 lines the search is
+//! stopped and `isready` / `ping` must be answered within `SYNC_BOUND`.
+//!
+//! CI runs `LINES` lines per protocol (a few seconds); `SENTE_FUZZ_LINES` changes that, and the
+//! ignored `long_fuzz_of_every_protocol` runs many seeds on demand:
+//! `cargo test --release -p sente --test protocol_fuzz -- --ignored`. The legality of every
+//! move played under fuzzing is checked by `tests/python/test_protocol_fuzz.py`.
 
 mod protocol_support;
 
 use protocol_support::{Engine, Rng, SEARCH};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const LINES: usize = 3000;
+
+/// A stopped engine answers `isready` / `ping` in milliseconds; this leaves room for a loaded
+/// 2-core machine.
+const SYNC_BOUND: Duration = Duration::from_secs(3);
+
+fn lines_per_run() -> usize {
+    std::env::var("SENTE_FUZZ_LINES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(LINES)
+}
+
+/// Whole lines that once hung or killed the engine (issue 59), sent now and then.
+const UCI_HOSTILE: &[&str] = &[
+    "position fen 4k3/8/pppppppp/pppppppp/PPPPPPPP/PPPPPPPP/8/4K3 w - - 0 1",
+    "position fen 4k3/8/8/8/1b6/3n4/8/r3K3 w - - 0 1",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKQNR w KQkq - 0 1",
+    "go nodes 1",
+    "go depth 1",
+    "go mate -5",
+    "go nodes -3",
+    "go infinite",
+];
+const USI_HOSTILE: &[&str] = &[
+    "position sfen 4k4/9/5N3/9/4R3B/9/9/9/4K4 w - 1",
+    "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 3G 1",
+    "go mate -5",
+    "go mate abc",
+    "go mate 100",
+    "go nodes 1",
+    "go infinite",
+];
+const CECP_HOSTILE: &[&str] = &[
+    "setboard 4k3/8/pppppppp/pppppppp/PPPPPPPP/PPPPPPPP/8/4K3 w - - 0 1",
+    "setboard 4k3/8/8/8/1b6/3n4/8/r3K3 w - - 0 1",
+    "analyze",
+    "sd 1",
+    "go",
+];
 
 const UCI_WORDS: &[&str] = &[
     "uci",
@@ -222,19 +268,61 @@ fn random_line(rng: &mut Rng, words: &[&str], avoid: &[&str]) -> Vec<u8> {
     }
 }
 
-/// Feeds the lines, interleaving a stop so no search outlives the fuzzing by much.
-fn fuzz(engine: &mut Engine, seed: u64, words: &[&str], avoid: &[&str], stop: &str) {
+/// How the fuzz stops a search and checks the engine answers: the stop command(s), and the
+/// synchronisation command with its answer (`{n}` replaced by a counter).
+struct Sync {
+    stop: &'static [&'static str],
+    ask: &'static str,
+    answer: &'static str,
+}
+
+const UCI_SYNC: Sync = Sync {
+    stop: &["stop"],
+    ask: "isready",
+    answer: "readyok",
+};
+const CECP_SYNC: Sync = Sync {
+    stop: &["exit", "force"],
+    ask: "ping {n}",
+    answer: "pong {n}",
+};
+
+/// Feeds the lines, interleaving a stop and a synchronisation that must be answered within
+/// `SYNC_BOUND`, so no search outlives the fuzzing by much.
+fn fuzz(
+    engine: &mut Engine,
+    seed: u64,
+    words: &[&str],
+    hostile: &[&str],
+    avoid: &[&str],
+    sync: &Sync,
+) {
     let mut rng = Rng(seed);
-    for i in 0..LINES {
-        let mut line = random_line(&mut rng, words, avoid);
+    let mut slowest = Duration::ZERO;
+    for i in 0..lines_per_run() {
+        let mut line = if rng.below(20) == 0 {
+            hostile[rng.below(hostile.len())].as_bytes().to_vec()
+        } else {
+            random_line(&mut rng, words, avoid)
+        };
         line.extend_from_slice(if rng.below(5) == 0 { b"\r\n" } else { b"\n" });
         engine.send_raw(&line);
         if i % 50 == 49 {
-            engine.send(stop);
-            engine.drain(Duration::from_millis(5));
+            for stop in sync.stop {
+                engine.send(stop);
+            }
+            let n = (i / 50).to_string();
+            let (ask, answer) = (sync.ask.replace("{n}", &n), sync.answer.replace("{n}", &n));
+            let started = Instant::now();
+            engine.send(&ask);
+            engine.read_until(SYNC_BOUND, |l| l == answer);
+            slowest = slowest.max(started.elapsed());
         }
     }
-    engine.send(stop);
+    eprintln!("seed {seed:#x}: slowest answer to a synchronisation {slowest:?}");
+    for stop in sync.stop {
+        engine.send(stop);
+    }
     engine.drain(Duration::from_millis(200));
     assert!(engine.is_alive(), "died; transcript:\n{}", engine.tail());
 }
@@ -246,7 +334,14 @@ const AVOID: &[&str] = &["perft", "Hash value", "memory", "cores", "Threads valu
 fn uci_survives_garbage() {
     let mut engine = Engine::start();
     engine.handshake("uci");
-    fuzz(&mut engine, 0xC0FFEE, UCI_WORDS, AVOID, "stop");
+    fuzz(
+        &mut engine,
+        0xC0FFEE,
+        UCI_WORDS,
+        UCI_HOSTILE,
+        AVOID,
+        &UCI_SYNC,
+    );
     engine.send("stop");
     engine.send("setoption name UCI_Chess960 value false");
     engine.send("setoption name MultiPV value 1");
@@ -263,7 +358,14 @@ fn uci_survives_garbage() {
 fn usi_survives_garbage() {
     let mut engine = Engine::start();
     engine.handshake("usi");
-    fuzz(&mut engine, 0xBADC0DE, USI_WORDS, AVOID, "stop");
+    fuzz(
+        &mut engine,
+        0xBADC0DE,
+        USI_WORDS,
+        USI_HOSTILE,
+        AVOID,
+        &UCI_SYNC,
+    );
     engine.send("stop");
     engine.sync();
     engine.send("position startpos moves 7g7f");
@@ -279,7 +381,14 @@ fn cecp_survives_garbage() {
     engine.send("xboard");
     engine.send("protover 2");
     engine.expect_prefix("feature done=1", SEARCH);
-    fuzz(&mut engine, 0xFEED, CECP_WORDS, AVOID, "force");
+    fuzz(
+        &mut engine,
+        0xFEED,
+        CECP_WORDS,
+        CECP_HOSTILE,
+        AVOID,
+        &CECP_SYNC,
+    );
     engine.send(".");
     engine.send("exit");
     engine.send("force");
@@ -294,4 +403,40 @@ fn cecp_survives_garbage() {
     engine.send("ping 78");
     engine.read_until(SEARCH, |l| l == "pong 78");
     assert!(engine.finish(true, SEARCH).success());
+}
+
+/// The long run on demand: many seeds per protocol, each a fresh engine.
+#[test]
+#[ignore]
+fn long_fuzz_of_every_protocol() {
+    for seed in 1..=20u64 {
+        let mut engine = Engine::start();
+        engine.handshake("uci");
+        fuzz(&mut engine, seed, UCI_WORDS, UCI_HOSTILE, AVOID, &UCI_SYNC);
+        assert!(engine.finish(true, SEARCH).success());
+        let mut engine = Engine::start();
+        engine.handshake("usi");
+        fuzz(
+            &mut engine,
+            seed << 8,
+            USI_WORDS,
+            USI_HOSTILE,
+            AVOID,
+            &UCI_SYNC,
+        );
+        assert!(engine.finish(true, SEARCH).success());
+        let mut engine = Engine::start();
+        engine.send("xboard");
+        engine.send("protover 2");
+        engine.expect_prefix("feature done=1", SEARCH);
+        fuzz(
+            &mut engine,
+            seed << 16,
+            CECP_WORDS,
+            CECP_HOSTILE,
+            AVOID,
+            &CECP_SYNC,
+        );
+        assert!(engine.finish(true, SEARCH).success());
+    }
 }

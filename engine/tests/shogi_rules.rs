@@ -643,6 +643,18 @@ fn bad_sfen_hand() {
     }
 }
 
+/// Issue 59, item 2a: no move gives a triple check (rook, bishop and knight on the king); a
+/// double check is fine.
+#[test]
+fn bad_sfen_triple_check() {
+    assert_eq!(
+        err("4k4/9/5N3/9/4R3B/9/9/9/4K4 w - 1"),
+        SfenError::TooManyCheckers(3)
+    );
+    let double = pos("4k4/9/5N3/9/4R4/9/9/9/4K4 w - 1");
+    assert_eq!(double.checkers().count(), 2);
+}
+
 #[test]
 fn bad_sfen_too_many_pieces() {
     assert_eq!(

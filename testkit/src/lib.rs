@@ -126,6 +126,31 @@ impl Program {
         text(&out.stderr)
     }
 
+    /// Runs the program to the end with stdout captured and stderr unwritable: on `/dev/full`
+    /// (every write fails with "no space left") or, with `closed_pipe`, on a pipe whose reader
+    /// is gone (`2>&1 | head -1` once `head` quits). Progress there is best effort, so the run
+    /// must go on as if stderr worked.
+    pub fn run_with_unwritable_stderr<S: AsRef<OsStr> + Debug>(
+        &self,
+        args: &[S],
+        closed_pipe: bool,
+    ) -> Output {
+        let mut command = Command::new(self.path);
+        command.args(args).stdout(Stdio::piped());
+        if closed_pipe {
+            command.stderr(Stdio::piped());
+        } else {
+            let full = std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap();
+            command.stderr(full);
+        }
+        let mut child = command.spawn().unwrap();
+        drop(child.stderr.take());
+        child.wait_with_output().unwrap()
+    }
+
     /// The program writing its report to a full disk fails with a clear error, and to a closed
     /// pipe (`| head -0`) ends quietly and successfully; it panics in neither.
     pub fn check_stdout_errors<S: AsRef<OsStr> + Debug>(&self, args: &[S]) {

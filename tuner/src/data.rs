@@ -74,7 +74,7 @@ pub fn load_games<G: Game>(files: &[PathBuf]) -> Result<Vec<StoredGame>> {
         .collect();
     for (i, error) in &broken {
         let (file, index) = sources[*i];
-        eprintln!(
+        sente::eprintln_best_effort!(
             "tuner: {}: game {index} does not replay ({error}); skipped",
             files[file].display()
         );
@@ -162,7 +162,9 @@ pub fn extract_game<G: NnueGame>(
 /// positions before the bad move.
 pub fn warn_unreplayable(replayed: Result<(), RecordError>) {
     if let Err(e) = replayed {
-        eprintln!("tuner: a game does not replay ({e}); its later positions are skipped");
+        sente::eprintln_best_effort!(
+            "tuner: a game does not replay ({e}); its later positions are skipped"
+        );
     }
 }
 

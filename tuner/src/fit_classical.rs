@@ -514,19 +514,20 @@ pub fn fit_classical<G: ClassicalFit>(options: &FitOptions) -> Result<FitReport>
     if train.is_empty() {
         bail!("no usable training positions in the data");
     }
-    println!(
+    sente::try_println!(
         "{} games: {} training positions, {} validation positions (every 20th game), {} parameters",
         games.len(),
         train.len(),
         val.len(),
         G::default_vector().len()
-    );
+    )?;
     let init = G::default_vector();
     let train_before = loss(&train, &init, config.scale);
     let val_before = loss(&val, &init, config.scale);
-    println!("default: train loss {train_before:.6}, validation loss {val_before:.6}");
+    sente::try_println!("default: train loss {train_before:.6}, validation loss {val_before:.6}")?;
     let fitted = fit(&train, &init, &config, |epoch, w| {
-        println!(
+        // Progress: best effort (the final report says whether stdout works).
+        let _ = sente::try_println!(
             "epoch {epoch:>3}: train loss {:.6}, validation loss {:.6}",
             loss(&train, w, config.scale),
             loss(&val, w, config.scale)
@@ -538,18 +539,19 @@ pub fn fit_classical<G: ClassicalFit>(options: &FitOptions) -> Result<FitReport>
     let val_after = loss(&val, &centred, config.scale);
     let engine_val_before = engine_loss::<G>(&val_games, &blend, &init);
     let engine_val_after = engine_loss::<G>(&val_games, &blend, &centred);
-    println!("fitted: train loss {train_after:.6}, validation loss {val_after:.6}");
-    println!(
+    sente::try_println!("fitted: train loss {train_after:.6}, validation loss {val_after:.6}")?;
+    sente::try_println!(
         "engine evaluator (rounded, integer) on validation: default {engine_val_before:.6}, fitted {engine_val_after:.6}"
-    );
+    )?;
     let mut default_centred = init.clone();
     recentre::<G>(&mut default_centred, &seen(&train, init.len()));
-    println!("piece values (table means folded in): default -> fitted");
+    sente::try_println!("piece values (table means folded in): default -> fitted")?;
     for (name, j) in G::value_names() {
-        println!(
+        sente::try_println!(
             "  {name:<10} {:>6.0} -> {:>6.0}",
-            default_centred[j], centred[j]
-        );
+            default_centred[j],
+            centred[j]
+        )?;
     }
     let comment = format!(
         "Fitted by `tuner fit-classical --game {} --wdl {}` ({} epochs, lr {}) on {} positions:\n\
@@ -563,7 +565,7 @@ pub fn fit_classical<G: ClassicalFit>(options: &FitOptions) -> Result<FitReport>
     let source = rust_source::<G>("FITTED", &centred, &comment);
     std::fs::write(&options.out, source)
         .with_context(|| format!("writing {}", options.out.display()))?;
-    println!("wrote {}", options.out.display());
+    sente::try_println!("wrote {}", options.out.display())?;
     Ok(FitReport {
         train_positions: train.len(),
         val_positions: val.len(),

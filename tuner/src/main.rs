@@ -170,16 +170,16 @@ fn quantize_checkpoint<G: NnueGame>(checkpoint: &Path, out: &Path, name: &str) -
     let (bytes, report) = quantize(&net, name);
     Network::from_bytes(&bytes, &G::ARCH).context("the quantized net does not load back")?;
     std::fs::write(out, bytes).with_context(|| format!("writing {}", out.display()))?;
-    println!(
+    sente::try_println!(
         "wrote {} (l1 {}, {} king bucket(s); {} of {} weights clipped)",
         out.display(),
         net.arch.l1,
         net.arch.king_buckets,
         report.clipped,
         report.total
-    );
+    )?;
     if let Some(warning) = report.warning() {
-        eprintln!("tuner: {warning}");
+        sente::eprintln_best_effort!("tuner: {warning}");
     }
     Ok(())
 }
@@ -310,7 +310,7 @@ fn run() -> Result<()> {
         }
         Command::EloPlot { history, out } => {
             tuner::elo_history::plot_elo_history(&history, &out)?;
-            println!("wrote {}/elo.png and elo.svg", out.display());
+            sente::try_println!("wrote {}/elo.png and elo.svg", out.display())?;
             Ok(())
         }
         Command::Quantize {
@@ -372,7 +372,7 @@ fn main() {
         if broken_pipe {
             std::process::exit(0);
         }
-        eprintln!("tuner: error: {e:#}");
+        sente::eprintln_best_effort!("tuner: error: {e:#}");
         std::process::exit(1);
     }
 }

@@ -172,7 +172,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
     };
     let mut val_games = load_games::<G>(&config.val)?;
     val_games.extend(held_out);
-    eprintln!(
+    sente::eprintln_best_effort!(
         "tuner: {} training games, {} validation games; {} net, l1 {}, {} king bucket(s)",
         games.len(),
         val_games.len(),
@@ -191,7 +191,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
     let init = match &config.init {
         Some(path) => {
             let start = initial_net::<G>(path, &arch, config.factors)?;
-            eprintln!(
+            sente::eprintln_best_effort!(
                 "tuner: starting from {} ({} weights beyond the clip ±{WEIGHT_CLIP} clamped)",
                 path.display(),
                 start.clamped
@@ -262,7 +262,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
             opt.m.clone_from(&cp.adam_m);
             opt.v.clone_from(&cp.adam_v);
             opt.step = cp.adam_step;
-            eprintln!(
+            sente::eprintln_best_effort!(
                 "tuner: resuming from {} at superbatch {}",
                 path.display(),
                 cp.superbatch
@@ -359,7 +359,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
         );
         match &bar {
             Some(bar) => bar.println(line),
-            None => eprintln!("tuner: {line}"),
+            None => sente::eprintln_best_effort!("tuner: {line}"),
         }
         state.stream = stream.position();
         if state.superbatch % config.save_every.max(1) == 0
@@ -378,7 +378,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
                 );
                 match &bar {
                     Some(bar) => bar.println(warning),
-                    None => eprintln!("{warning}"),
+                    None => sente::eprintln_best_effort!("{warning}"),
                 }
             }
         }
@@ -389,7 +389,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
     let (bytes, report) = quantize(&trainer.net, &config.name);
     let path = net_path(&config.out, &config.name);
     std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
-    eprintln!(
+    sente::eprintln_best_effort!(
         "tuner: wrote {} (l1 {}, {} king bucket(s); {} of {} weights clipped in quantization)",
         path.display(),
         arch.l1,
@@ -398,7 +398,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
         report.total
     );
     if let Some(warning) = report.warning() {
-        eprintln!("tuner: {warning}");
+        sente::eprintln_best_effort!("tuner: {warning}");
     }
     Ok(state)
 }

@@ -27,6 +27,19 @@ pub enum FenError {
     KingCount { side: &'static str, count: u32 },
     #[error("pawn on the first or last rank at {0}")]
     PawnOnBackRank(String),
+    #[error("{side} has {count} pawns; at most 8")]
+    TooManyPawns { side: &'static str, count: u32 },
+    #[error(
+        "{side} has {extra} pieces beyond the initial set but only {missing} missing pawns to \
+         promote"
+    )]
+    TooManyPromotedPieces {
+        side: &'static str,
+        extra: u32,
+        missing: u32,
+    },
+    #[error("the side to move is in check by {0} pieces; at most 2 are possible")]
+    TooManyCheckers(u32),
     #[error("side to move '{0}' is not 'w' or 'b'")]
     SideToMove(String),
     #[error("the side not to move is in check")]
@@ -101,8 +114,42 @@ pub fn parse_fen(text: &str) -> Result<Position, FenError> {
         return Err(FenError::OpponentInCheck);
     }
     with_sliders!(|a| pos.compute_checkers(a));
+    // No move gives more than a double check (a discovered check and the moved piece's).
+    let checkers = pos.checkers().count_ones();
+    if checkers > 2 {
+        return Err(FenError::TooManyCheckers(checkers));
+    }
     pos.hash = pos.compute_hash();
     Ok(pos)
+}
+
+/// The material no game can reach: more than 8 pawns a side, or more pieces beyond the initial
+/// set (a second queen, a third rook, bishop or knight) than the side has missing pawns to
+/// have promoted (so never more than 16 men a side).
+fn check_material(pos: &Position) -> Result<(), FenError> {
+    for side in [Side::First, Side::Second] {
+        let count = |kind| pos.pieces(side, kind).count_ones();
+        let pawns = count(PieceKind::Pawn);
+        if pawns > 8 {
+            return Err(FenError::TooManyPawns {
+                side: side_name(side),
+                count: pawns,
+            });
+        }
+        let extra = count(PieceKind::Queen).saturating_sub(1)
+            + count(PieceKind::Rook).saturating_sub(2)
+            + count(PieceKind::Bishop).saturating_sub(2)
+            + count(PieceKind::Knight).saturating_sub(2);
+        let missing = 8 - pawns;
+        if extra > missing {
+            return Err(FenError::TooManyPromotedPieces {
+                side: side_name(side),
+                extra,
+                missing,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
@@ -159,7 +206,7 @@ fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
         let [f, r] = square_name(bad_pawns.trailing_zeros() as Square);
         return Err(FenError::PawnOnBackRank(format!("{f}{r}")));
     }
-    Ok(())
+    check_material(pos)
 }
 
 fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {

@@ -11,6 +11,7 @@
 //! the answer is a shortest mate. Bounded searches key their table entries by the plies left,
 //! so a disproof that only holds for a few plies left is never taken for a general one.
 
+use super::proof_table::ProofTable;
 use crate::game::{Game, GameMove};
 use crate::movelist::MoveList;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,76 +33,6 @@ pub enum MateAnswer<M> {
     NoMate,
     /// The time or node budget ran out (or the search was stopped) first.
     Unknown,
-}
-
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    pn: u32,
-    dn: u32,
-    /// Which side the node belongs to (OR = attacker to move), part of the key's meaning.
-    or_node: bool,
-    /// Nodes searched below this entry when it was stored (replacement priority).
-    work: u32,
-}
-
-/// Proof-number table: 4-way buckets, replacing the entry with the least work.
-struct ProofTable {
-    entries: Vec<Entry>,
-    mask: usize,
-}
-
-const BUCKET: usize = 4;
-
-impl ProofTable {
-    fn new(megabytes: usize) -> Self {
-        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Entry>();
-        let buckets = (wanted / BUCKET).next_power_of_two() / 2;
-        let buckets = buckets.max(1);
-        Self {
-            entries: vec![Entry::default(); buckets * BUCKET],
-            mask: buckets - 1,
-        }
-    }
-
-    fn bucket(&self, key: u64) -> usize {
-        ((key as usize) & self.mask) * BUCKET
-    }
-
-    fn get(&self, key: u64, or_node: bool) -> Option<(u32, u32)> {
-        let start = self.bucket(key);
-        self.entries[start..start + BUCKET]
-            .iter()
-            .find(|e| e.key == key && e.or_node == or_node && (e.pn | e.dn) != 0)
-            .map(|e| (e.pn, e.dn))
-    }
-
-    fn put(&mut self, key: u64, or_node: bool, pn: u32, dn: u32, work: u32) {
-        let start = self.bucket(key);
-        let bucket = &mut self.entries[start..start + BUCKET];
-        let slot = match bucket
-            .iter()
-            .position(|e| e.key == key && e.or_node == or_node)
-        {
-            Some(i) => i,
-            None => {
-                let mut victim = 0;
-                for (i, e) in bucket.iter().enumerate() {
-                    if e.work < bucket[victim].work {
-                        victim = i;
-                    }
-                }
-                victim
-            }
-        };
-        bucket[slot] = Entry {
-            key,
-            pn,
-            dn,
-            or_node,
-            work,
-        };
-    }
 }
 
 /// A df-pn mate solver for game `G`.
@@ -133,10 +64,28 @@ fn node_key(hash: u64, or_node: bool, plies_left: Option<usize>) -> u64 {
 }
 
 impl<G: Game> MateSolver<G> {
-    /// A solver with a proof table of about `table_mb` megabytes.
+    /// A solver with a proof table of about `table_mb` megabytes; when that much memory cannot
+    /// be had, the largest smaller table (halving down to 1 MB) and a message saying so.
+    pub fn with_fallback(table_mb: usize) -> (Self, Option<String>) {
+        let (table, note) = ProofTable::with_fallback(table_mb);
+        (Self::with_table(table), note)
+    }
+
+    /// A solver with a proof table of about `table_mb` megabytes, or `None` when that much
+    /// memory cannot be had.
+    pub fn try_new(table_mb: usize) -> Option<Self> {
+        ProofTable::try_new(table_mb).map(Self::with_table)
+    }
+
+    /// A solver with a proof table of about `table_mb` megabytes (a smaller one when that much
+    /// memory cannot be had; see `with_fallback`).
     pub fn new(table_mb: usize) -> Self {
+        Self::with_fallback(table_mb).0
+    }
+
+    fn with_table(table: ProofTable) -> Self {
         Self {
-            table: ProofTable::new(table_mb),
+            table,
             path: Vec::with_capacity(MAX_PLY),
             nodes: 0,
             node_limit: u64::MAX,
@@ -382,8 +331,9 @@ impl<G: Game> MateSolver<G> {
                 let mut child = pos.clone();
                 child.make_move(m);
                 let child_key = node_key(child.hash(), !or_node, child_left);
-                let start = self.table.bucket(child_key);
-                let entry = self.table.entries[start..start + BUCKET]
+                let entry = self
+                    .table
+                    .bucket_entries(child_key)
                     .iter()
                     .find(|e| e.key == child_key && e.or_node != or_node);
                 let (proved, work) = match entry {

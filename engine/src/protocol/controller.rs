@@ -66,6 +66,8 @@ pub enum Answer<G: Game> {
     Mate {
         root: G,
         answer: MateAnswer<G::Move>,
+        /// Said before the answer: the table was smaller than asked for.
+        note: Option<String>,
     },
     /// `completed` is false when the count was stopped before it finished.
     Perft {
@@ -289,13 +291,16 @@ fn run_job<G: Game, S: SearchBackend<G>>(
             time_limit,
             table_mb,
         } => {
+            let mut note = None;
             let answer = if has_legal_move(&root) {
                 let deadline = time_limit.map(|limit| started + limit);
-                MateSolver::<G>::new(table_mb).solve(&root, deadline, None, &control.stop)
+                let (mut solver, table_note) = MateSolver::<G>::with_fallback(table_mb);
+                note = table_note;
+                solver.solve(&root, deadline, None, &control.stop)
             } else {
                 MateAnswer::NoMate
             };
-            Answer::Mate { root, answer }
+            Answer::Mate { root, answer, note }
         }
         Job::Perft {
             root,
@@ -473,7 +478,7 @@ mod tests {
             table_mb: 1,
         };
         match f.run(mate) {
-            Answer::Mate { root, answer } => {
+            Answer::Mate { root, answer, .. } => {
                 assert_eq!(root, TicTacToe::startpos());
                 // No checks in tic-tac-toe: no mate by checks.
                 assert_eq!(answer, MateAnswer::NoMate);

@@ -87,7 +87,14 @@ pub fn parse_go(args: &[&str], dialect: Dialect) -> (GoParams, Vec<String>) {
                             go.mate = Some(MateRequest::TimeMs(ms));
                             i += 1;
                         }
-                        None => go.mate = Some(MateRequest::Infinite),
+                        None => {
+                            // `go mate abc`: said, skipped, and solved without a time limit.
+                            if value.is_some_and(|v| !KEYWORDS.contains(&v)) {
+                                warnings.push("go mate: solving without a time limit".into());
+                                i += 1;
+                            }
+                            go.mate = Some(MateRequest::Infinite);
+                        }
                     }
                 }
             }
@@ -248,6 +255,17 @@ mod tests {
         assert_eq!(usi("mate 5000").0.mate, Some(MateRequest::TimeMs(5000)));
         assert_eq!(usi("mate infinite").0.mate, Some(MateRequest::Infinite));
         assert_eq!(usi("mate").0.mate, Some(MateRequest::Infinite));
+        // Issue 59: a negative time is no time; a word is said, skipped and means no limit.
+        assert_eq!(usi("mate -5").0.mate, Some(MateRequest::TimeMs(0)));
+        let (go, warnings) = usi("mate abc");
+        assert_eq!(go.mate, Some(MateRequest::Infinite));
+        assert_eq!(
+            warnings,
+            [
+                "go mate: 'abc' is not a number",
+                "go mate: solving without a time limit"
+            ]
+        );
         assert_eq!(uci("mate 4").0.mate, Some(MateRequest::Moves(4)));
         assert!(!usi("byoyomi 1000").0.is_unbounded(Dialect::Usi));
     }

@@ -317,7 +317,12 @@ impl<G: ProtocolGame> UciUsiSession<G> {
     fn print_answer(&self, answer: Answer<G>) {
         match answer {
             Answer::Search(finished) => self.print_bestmove(finished),
-            Answer::Mate { root, answer } => self.line(&usi::checkmate_line(&root, &answer)),
+            Answer::Mate { root, answer, note } => {
+                if let Some(note) = note {
+                    self.info(&note);
+                }
+                self.line(&usi::checkmate_line(&root, &answer));
+            }
             Answer::Perft { completed: true } => {}
             Answer::Perft { completed: false } => self.info("perft stopped before it finished"),
         }

@@ -370,6 +370,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
 
         let nodes = self.workers.iter().map(|w| w.nodes()).sum();
         let main_worker = &self.workers[0];
+        // With helpers the main thread may complete no iteration (it started late and a helper
+        // reached the node limit): the deepest iteration a helper completed is then the answer,
+        // and its lines are reported here, before the answer.
+        let helper = self.workers[1..self.threads.min(self.workers.len()).max(1)]
+            .iter()
+            .filter(|w| main_worker.completed_lines.is_empty() && !w.completed_lines.is_empty())
+            .max_by_key(|w| w.completed_depth);
+        if let Some(helper) = helper {
+            for k in 0..helper.completed_lines.len().min(reported_lines) {
+                report(SearchEvent::Pv(
+                    helper.completed_line_info(root, &shared, &time, k),
+                ));
+            }
+        }
         // A search stopped inside depth 1 plays the best root move searched so far (every root
         // move searched to the end has a score; the first one always is).
         // An iteration cut short after a later root move beat the previous best to the end plays
@@ -383,6 +397,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 main_worker.completed_depth as u32,
                 std::slice::from_ref(partial),
             )
+        } else if let Some(helper) = helper {
+            (helper.completed_depth as u32, &helper.completed_lines[..])
         } else if main_worker.completed_lines.is_empty() {
             let moves = &main_worker.root_moves;
             let mut best = 0;

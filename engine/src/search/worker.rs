@@ -22,6 +22,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub(super) const NO_EVAL: i32 = -INFINITE;
 /// Nodes between clock and stop-flag checks (a power of two).
 const CHECK_INTERVAL: u64 = 256;
+/// How far past a node limit the first root move of depth 1 may run before it is cut short
+/// too (a position whose first move explodes in quiescence must not search unbounded).
+const FIRST_MOVE_NODE_ALLOWANCE: u64 = 1 << 20;
 
 /// Lazy SMP depth skipping for helper threads (they spread over depths so the table fills with
 /// varied results).
@@ -34,8 +37,9 @@ pub struct SharedSearch<'a> {
     pub control: &'a SearchControl,
     /// Set by the main thread when the search must end (limits, stop).
     pub abort: AtomicBool,
-    /// Set by the main thread when the clock's hard bound has passed: this ends even the first
-    /// root move of depth 1, which `abort` alone does not.
+    /// Set by the main thread when the clock's hard bound has passed or `stop` came, and by any
+    /// thread when a node limit is far exceeded: this ends even the first root move of depth 1,
+    /// which `abort` alone does not end in the main thread.
     pub out_of_time: AtomicBool,
     /// Each thread's node count, published every `CHECK_INTERVAL` nodes.
     pub nodes: Vec<AtomicU64>,
@@ -390,7 +394,31 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         k: usize,
         depth: i32,
     ) -> SearchInfo<G::Move> {
-        let rm = &self.root_moves[k];
+        self.root_move_info(root, shared, time, &self.root_moves[k], k, depth)
+    }
+
+    /// The info line of line `k` of this worker's last completed iteration (to report a
+    /// helper's result when the main thread completed none).
+    pub(super) fn completed_line_info(
+        &self,
+        root: &G,
+        shared: &SharedSearch,
+        time: &TimeManager,
+        k: usize,
+    ) -> SearchInfo<G::Move> {
+        let rm = &self.completed_lines[k];
+        self.root_move_info(root, shared, time, rm, k, self.completed_depth)
+    }
+
+    fn root_move_info(
+        &self,
+        root: &G,
+        shared: &SharedSearch,
+        time: &TimeManager,
+        rm: &RootMove<G::Move>,
+        k: usize,
+        depth: i32,
+    ) -> SearchInfo<G::Move> {
         let nodes = shared.total_nodes().max(self.nodes);
         let time_ms = time.elapsed_ms();
         let score = to_score(rm.score);
@@ -414,10 +442,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     }
 
     /// Whether the search must unwind now. Depth 1 runs until its first root move is searched, so
-    /// a searched move is always ready, whatever `stop` or the node limit say; only the clock's
-    /// hard bound ends it sooner (a rare position whose first root move explodes in quiescence
-    /// would otherwise lose on time: the move played is then the first root move, unsearched).
-    /// After that the clock, `stop` and node limits apply at any depth.
+    /// a searched move is always ready, whatever a node limit says (up to
+    /// `FIRST_MOVE_NODE_ALLOWANCE` nodes past it); `stop` and the clock's hard bound end it
+    /// sooner (a rare position whose first root move explodes in quiescence would otherwise
+    /// lose on time or ignore `stop`: the move played is then the first root move, unsearched).
+    /// A helper thread also ends it when the main thread is done. After that the clock, `stop`
+    /// and node limits apply at any depth.
     pub(super) fn should_stop(
         &mut self,
         shared: &SharedSearch,
@@ -433,13 +463,20 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     main.time
                         .update_ponder(shared.control.pondering.load(Ordering::Relaxed));
                     main.time.observe_nodes(shared.total_nodes());
-                    if main.time.hard_expired() {
+                    if main.time.hard_expired() || shared.control.stop.load(Ordering::Relaxed) {
+                        shared.out_of_time.store(true, Ordering::Relaxed);
+                    }
+                }
+                if let Some(limit) = shared.node_limit {
+                    if shared.total_nodes() >= limit.saturating_add(FIRST_MOVE_NODE_ALLOWANCE) {
                         shared.out_of_time.store(true, Ordering::Relaxed);
                     }
                 }
             }
             if shared.out_of_time.load(Ordering::Relaxed) {
                 shared.abort.store(true, Ordering::Relaxed);
+                self.stopped = true;
+            } else if self.id > 0 && shared.abort.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
             return self.stopped;

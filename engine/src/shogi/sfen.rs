@@ -38,6 +38,8 @@ pub enum SfenError {
     Nifu { side: Side, file: usize },
     #[error("piece {piece} on {square} could never move")]
     DeadPiece { piece: String, square: String },
+    #[error("the side to move is in check by {0} pieces; at most 2 are possible")]
+    TooManyCheckers(u32),
     #[error("the side not to move is in check")]
     OpponentInCheck,
     #[error("malformed move number '{0}'")]
@@ -241,6 +243,11 @@ impl Position {
         }
         validate(&pos)?;
         pos.refresh_checkers();
+        // No move gives more than a double check (a discovered check and the moved piece's).
+        let checkers = pos.checkers().count();
+        if checkers > 2 {
+            return Err(SfenError::TooManyCheckers(checkers));
+        }
         Ok(pos)
     }
 
