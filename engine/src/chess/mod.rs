@@ -19,6 +19,7 @@ pub mod pext;
 mod position;
 mod rules;
 mod see;
+pub mod syzygy;
 mod threats;
 pub mod types;
 mod zobrist;

@@ -145,7 +145,7 @@ impl<G: ProtocolGame> CecpSession<G> {
         self.out(&format!(
             "feature ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 \
              analyze=1 colors=0 name=1 memory=1 smp=1 playother=1 nps=1 debug=1 pause=1 san=0 \
-             exclude=1 ics=1 variants=\"{variants}\" myname=\"{ENGINE_NAME}\""
+             exclude=1 ics=1 egt=\"syzygy\" variants=\"{variants}\" myname=\"{ENGINE_NAME}\""
         ));
         for def in OptionTable::CECP.declared() {
             self.out(&cecp_declaration(def));
@@ -576,7 +576,21 @@ impl<G: ProtocolGame> CecpSession<G> {
         let args = &words[1..];
         match command {
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "ics" | "name"
-            | "rating" | "egtpath" | "partner" | "ptell" | "holding" => {}
+            | "rating" | "partner" | "ptell" | "holding" => {}
+            "egtpath" => {
+                // `egtpath syzygy DIR`: the Syzygy directories (the rest of the line).
+                if args
+                    .first()
+                    .is_some_and(|k| k.eq_ignore_ascii_case("syzygy"))
+                {
+                    self.core.settings.syzygy_path = rest_after(line, 2).to_string();
+                    if self.search.is_none() {
+                        self.core.sync_evaluator();
+                    }
+                } else {
+                    self.core.note("egtpath: only syzygy tables are supported");
+                }
+            }
             "protover" => self.features(),
             "quit" => return Flow::Quit,
             "new" => self.new_game(),

@@ -18,6 +18,7 @@ pub mod options;
 pub mod output;
 pub mod protocol_game;
 pub mod session_core;
+pub mod tablebase_setup;
 pub mod uci_usi;
 pub mod usi;
 

@@ -44,6 +44,9 @@ pub struct SessionCore<G: ProtocolGame> {
     voice: Voice,
     /// The `EvalFile` value the backend's evaluator was last set from.
     loaded_eval_file: String,
+    /// The `SyzygyPath` the backend's tables were opened from, their piece count, and the
+    /// probe limit last told about (`tablebase_setup.rs`).
+    pub(super) loaded_tables: super::tablebase_setup::LoadedTables,
 }
 
 impl<G: ProtocolGame> SessionCore<G> {
@@ -67,6 +70,7 @@ impl<G: ProtocolGame> SessionCore<G> {
             history: MoveHistory::new(start),
             voice,
             loaded_eval_file: String::new(),
+            loaded_tables: Default::default(),
         }
     }
 
@@ -97,7 +101,7 @@ impl<G: ProtocolGame> SessionCore<G> {
     }
 
     /// Something the user must see: `info string` (UCI, USI) or `telluser` (CECP).
-    fn warn(&self, text: &str) {
+    pub(super) fn warn(&self, text: &str) {
         match self.voice {
             Voice::InfoString => self.out.line(&format!("info string {text}")),
             Voice::Cecp => self.out.line(&format!("telluser {text}")),
@@ -107,6 +111,7 @@ impl<G: ProtocolGame> SessionCore<G> {
     /// Loads the evaluator `EvalFile` asks for, if it changed and no job runs (otherwise it is
     /// retried at the next chance: `isready`, `go`, an option, a new search).
     pub fn sync_evaluator(&mut self) {
+        self.sync_tablebases();
         let wanted = self.settings.eval_file.clone();
         if wanted == self.loaded_eval_file {
             return;

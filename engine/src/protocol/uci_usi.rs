@@ -480,6 +480,9 @@ fn info_line<G: Game>(
         " nodes {} nps {} hashfull {} time {}",
         info.nodes, info.nps, info.hashfull, info.time_ms
     ));
+    if let Some(hits) = info.tb_hits {
+        line.push_str(&format!(" tbhits {hits}"));
+    }
     let pv = pv_text(root, &info.pv, |pos, m| pos.format_move(m));
     if !pv.is_empty() {
         line.push_str(" pv ");

@@ -47,6 +47,9 @@ pub struct SharedSearch<'a> {
     /// Stop once a mate in at most this many plies is found (`go mate N`).
     pub mate_plies: Option<i32>,
     pub show_wdl: bool,
+    /// The tables' settings for this search (`tablebase.rs`) and the probes that hit.
+    pub tablebase: super::tablebase::TablebaseSearch,
+    pub tb_hits: AtomicU64,
 }
 
 impl SharedSearch<'_> {
@@ -185,6 +188,8 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
     /// `optimism`: the bias each side's static evaluation gains, by `Side::index` (the root's
     /// side positive when its line scored above zero), set by each line of each iteration.
     pub(super) optimism: [i32; 2],
+    /// The endgame tables the search probes (`tablebase.rs`), if any.
+    pub(super) tablebase: Option<super::tablebase::SharedTables<G>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
@@ -240,6 +245,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             partial_best: None,
             root_best_changes: 0,
             optimism: [0; 2],
+            tablebase: None,
         })
     }
 
@@ -484,7 +490,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let rm = &self.root_moves[k];
         let nodes = shared.total_nodes().max(self.nodes);
         let time_ms = time.elapsed_ms();
-        let score = to_score(rm.score);
+        let score = to_score(super::tablebase::shown_score(&shared.tablebase, rm.score));
         SearchInfo {
             depth: depth as u32,
             seldepth: rm.seldepth.max(depth as usize) as u32,
@@ -496,6 +502,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             time_ms,
             nps: nodes * 1000 / time_ms.max(1),
             hashfull: shared.tt.hashfull(),
+            tb_hits: shared
+                .tablebase
+                .loaded
+                .then(|| shared.tb_hits.load(Ordering::Relaxed)),
             pv: legal_prefix(root, rm.line()),
         }
     }
