@@ -11,7 +11,7 @@ use crate::search::tablebase::{EndgameTables, TbWdl};
 use shakmaty::{
     Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, Color, FromSetup, Setup, Square,
 };
-use shakmaty_syzygy::{Dtz, MaybeRounded, SyzygyError, Tablebase, Wdl};
+use shakmaty_syzygy::{Dtz, MaybeRounded, ProbeError, SyzygyError, Tablebase, Wdl};
 use std::path::{Path, PathBuf};
 
 /// The separator of several directories in one `SyzygyPath`.
@@ -111,9 +111,23 @@ fn role_of(kind: PieceKind) -> shakmaty::Role {
     }
 }
 
-/// A probe that failed on the table's own data (not a table missing for a capture's result).
-fn is_damage(error: &SyzygyError) -> bool {
-    matches!(error, SyzygyError::ProbeFailed { .. })
+/// What is wrong with a table whose probe failed on its own data, in one line (`None` for
+/// other failures, such as a table missing for a capture's result).
+fn damage(error: &SyzygyError) -> Option<String> {
+    let SyzygyError::ProbeFailed {
+        metric,
+        material,
+        error,
+    } = error
+    else {
+        return None;
+    };
+    let what = match error.as_ref() {
+        ProbeError::Read { error } => format!("read error ({error})"),
+        ProbeError::Magic { magic } => format!("not a table (magic bytes {magic:02x?})"),
+        ProbeError::CorruptedTable { .. } => "corrupted data".to_string(),
+    };
+    Some(format!("{metric} table {material}: {what}"))
 }
 
 impl SyzygyTables {
@@ -181,10 +195,8 @@ impl SyzygyTables {
                 wdl_files += 1;
                 tables.probe_wdl_after_zeroing(&pos).map(|_| ())
             };
-            if let Err(error) = result {
-                if is_damage(&error) {
-                    return Err(format!("'{}' is damaged: {error}", file.display()));
-                }
+            if let Some(what) = result.err().as_ref().and_then(damage) {
+                return Err(format!("'{}' is damaged: {what}", file.display()));
             }
         }
         if files.is_empty() {
