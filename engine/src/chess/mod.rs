@@ -16,6 +16,8 @@ pub mod moves;
 mod notation;
 mod perft;
 pub mod pext;
+pub mod polyglot;
+mod polyglot_random;
 mod position;
 mod rules;
 mod see;
