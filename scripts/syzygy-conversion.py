@@ -12,6 +12,7 @@ Usage: scripts/syzygy-conversion.py [--sente target/release/sente] [--stockfish 
 import argparse
 import os
 import random
+import shutil
 import subprocess
 import sys
 
@@ -71,7 +72,7 @@ def play(fen, sente_path, stockfish_path, table_dir, nodes, sf_nodes):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sente", default=os.path.join(ROOT, "target", "release", "sente"))
-    parser.add_argument("--stockfish", default="stockfish")
+    parser.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish")
     parser.add_argument("--positions", type=int, default=24)
     parser.add_argument("--nodes", type=int, default=20000, help="Sente's nodes per move")
     parser.add_argument("--sf-nodes", type=int, default=100000, help="Stockfish's nodes per move")

@@ -63,6 +63,8 @@ enum Command {
     /// Probes Syzygy tables (directories PATHS, ':'-separated) for each FEN on standard input:
     /// `wdl W dtz D` per line; the mean probe times go to standard error.
     Syzygy { paths: String },
+    /// For each FEN on standard input: its Polyglot key and the book's moves with weights.
+    Polyglot { book: String },
 }
 
 fn main() -> ExitCode {
@@ -102,6 +104,17 @@ fn main() -> ExitCode {
             bench(game.as_deref(), depth, eval, search, positions.as_deref())
         }
         Some(Command::Eval { net, position }) => eval(&position.join(" "), net.as_deref()),
+        Some(Command::Polyglot { book }) => {
+            let stdin = std::io::stdin().lock();
+            let stdout = std::io::stdout().lock();
+            match sente::chess::polyglot::probe_lines(&book, stdin, stdout) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(error) => {
+                    eprintln!("sente polyglot: {error}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some(Command::Syzygy { paths }) => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();

@@ -190,6 +190,39 @@ pub fn decode_move(pos: &Position, bits: u16) -> Option<super::Move> {
         .find(|&m| m.from() == from && m.to() == to && m.promoted() == promotion)
 }
 
+/// `sente polyglot BOOK`: for each FEN line of `input`, the position's Polyglot key and the
+/// book's legal moves with their weights, as `key HEX moves MOVE:WEIGHT ...` (UCI notation),
+/// or `error ...` for a bad FEN.
+pub fn probe_lines(
+    path: &str,
+    input: impl std::io::BufRead,
+    mut output: impl std::io::Write,
+) -> Result<usize, String> {
+    let book = PolyglotBook::open(path)?;
+    let mut count = 0;
+    for line in input.lines() {
+        let line = line.map_err(|e| format!("reading positions: {e}"))?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let answer = match Position::from_text(text) {
+            Err(error) => format!("error {error}"),
+            Ok(pos) => {
+                count += 1;
+                let moves: Vec<String> = book
+                    .moves(&pos)
+                    .iter()
+                    .map(|&(m, w)| format!("{}:{w}", pos.format_move(m)))
+                    .collect();
+                format!("key {:016x} moves {}", polyglot_key(&pos), moves.join(" "))
+            }
+        };
+        writeln!(output, "{}", answer.trim_end()).map_err(|e| format!("writing: {e}"))?;
+    }
+    Ok(count)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -216,6 +216,17 @@ impl<G: ProtocolGame> CecpSession<G> {
         self.core.sync_evaluator();
         self.core.prepare_backend();
         let root = self.core.history.current().clone();
+        if kind == SearchKind::Think {
+            if let Some(m) = self.core.book_move() {
+                // A book move is played at once, as a search's move would be.
+                self.out(&format!("move {}", root.format_move_cecp(m)));
+                self.core.history.push(m);
+                self.excluded.clear();
+                self.hint = None;
+                self.announce_result();
+                return;
+            }
+        }
         let mut limits = match kind {
             SearchKind::Think => {
                 let side = root.side_to_move();
@@ -654,7 +665,13 @@ impl<G: ProtocolGame> CecpSession<G> {
             },
             "hint" => self.hint(),
             "bk" => {
-                self.out(" Sente has no opening book");
+                match self.core.book_listing() {
+                    Some(lines) if !lines.is_empty() => {
+                        lines.iter().for_each(|l| self.out(&format!(" {l}")))
+                    }
+                    Some(_) => self.out(" no book moves in this position"),
+                    None => self.out(" Sente has no opening book (set OwnBook and BookFile)"),
+                }
                 self.out("");
             }
             "undo" => self.undo(1),

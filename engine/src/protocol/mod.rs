@@ -8,6 +8,7 @@
 //! `shogi/`; `protocol_game` is what a game adds for the protocols.
 
 pub mod backend;
+pub mod book_setup;
 pub mod cecp;
 pub mod cecp_clock;
 pub mod controller;

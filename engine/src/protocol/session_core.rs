@@ -47,6 +47,8 @@ pub struct SessionCore<G: ProtocolGame> {
     /// The `SyzygyPath` the backend's tables were opened from, their piece count, and the
     /// probe limit last told about (`tablebase_setup.rs`).
     pub(super) loaded_tables: super::tablebase_setup::LoadedTables,
+    /// The opening book in use (`book_setup.rs`).
+    pub(super) loaded_book: super::book_setup::LoadedBook,
 }
 
 impl<G: ProtocolGame> SessionCore<G> {
@@ -71,6 +73,7 @@ impl<G: ProtocolGame> SessionCore<G> {
             voice,
             loaded_eval_file: String::new(),
             loaded_tables: Default::default(),
+            loaded_book: Default::default(),
         }
     }
 
@@ -112,6 +115,7 @@ impl<G: ProtocolGame> SessionCore<G> {
     /// retried at the next chance: `isready`, `go`, an option, a new search).
     pub fn sync_evaluator(&mut self) {
         self.sync_tablebases();
+        self.sync_book();
         let wanted = self.settings.eval_file.clone();
         if wanted == self.loaded_eval_file {
             return;

@@ -233,6 +233,8 @@ impl<G: ProtocolGame> UciUsiSession<G> {
             Some(self.no_move_answer(&root))
         } else if self.dialect == Dialect::Usi && root.can_declare_win() {
             Some(vec!["bestmove win".to_string()])
+        } else if let Some(m) = (!hold).then(|| self.core.book_move()).flatten() {
+            Some(vec![format!("bestmove {}", root.format_move(m))])
         } else if let Some(why) = root.search_refusal() {
             // A legal answer without a search: the first legal move.
             let first = legal_moves(&root)[0];
