@@ -49,6 +49,13 @@ def won_positions(count, tables, rng):
     return out
 
 
+def over(board):
+    """Game end by rule, or a draw the side to move could claim when that is the defender."""
+    if board.is_game_over() or board.is_repetition(3) or board.can_claim_fifty_moves():
+        return True
+    return board.turn == chess.BLACK and board.can_claim_threefold_repetition()
+
+
 def play(fen, sente_path, stockfish_path, table_dir, nodes, sf_nodes):
     """Sente (White) against Stockfish from `fen`; returns the result and the plies played."""
     board = chess.Board(fen)
@@ -57,7 +64,8 @@ def play(fen, sente_path, stockfish_path, table_dir, nodes, sf_nodes):
     try:
         if table_dir:
             sente.configure({"SyzygyPath": table_dir})
-        while not board.is_game_over(claim_draw=True) and board.ply() < 400:
+        # Over by rule, or by a draw Stockfish (the defender) can claim.
+        while not over(board) and board.ply() < 400:
             if board.turn == chess.WHITE:
                 move = sente.play(board, chess.engine.Limit(nodes=nodes)).move
             else:
@@ -66,7 +74,7 @@ def play(fen, sente_path, stockfish_path, table_dir, nodes, sf_nodes):
     finally:
         sente.quit()
         stockfish.quit()
-    return board.result(claim_draw=True), board.ply()
+    return ("1-0" if board.is_checkmate() else "1/2-1/2"), board.ply()
 
 
 def main():
@@ -78,6 +86,8 @@ def main():
     parser.add_argument("--sf-nodes", type=int, default=100000, help="Stockfish's nodes per move")
     parser.add_argument("--tables", help="Syzygy directory (default: scripts/fetch-test-data.sh's)")
     parser.add_argument("--seed", type=int, default=56)
+    parser.add_argument("--fen", action="append", help="play this position instead (repeatable)")
+    parser.add_argument("--only-tables", action="store_true", help="skip the games without tables")
     args = parser.parse_args()
     table_dir = args.tables
     if not table_dir:
@@ -85,11 +95,12 @@ def main():
                                capture_output=True, text=True).stdout.strip()
         table_dir = os.path.join(cache, "syzygy")
     with chess.syzygy.open_tablebase(table_dir) as tables:
-        fens = won_positions(args.positions, tables, random.Random(args.seed))
+        fens = args.fen or won_positions(args.positions, tables, random.Random(args.seed))
     converted = {"with tables": 0, "without tables": 0}
     for fen in fens:
         line = [fen]
-        for label, directory in (("with tables", table_dir), ("without tables", None)):
+        runs = [("with tables", table_dir), ("without tables", None)][: 1 if args.only_tables else 2]
+        for label, directory in runs:
             result, plies = play(fen, args.sente, args.stockfish, directory, args.nodes, args.sf_nodes)
             won = result == "1-0"
             converted[label] += won

@@ -12,6 +12,7 @@ pub mod book_setup;
 pub mod cecp;
 pub mod cecp_clock;
 pub mod controller;
+pub mod debug_log;
 pub mod go;
 pub mod input;
 pub mod move_history;
@@ -72,6 +73,7 @@ pub fn run<C: ProtocolGame, S: ProtocolGame>(
     sender: Sender<Event>,
     events: Receiver<Event>,
 ) {
+    let log_output = out.clone();
     let (mut session, first_line): (Box<dyn Protocol>, String) = loop {
         let Ok(event) = events.recv() else { return };
         let line = match event {
@@ -99,11 +101,16 @@ pub fn run<C: ProtocolGame, S: ProtocolGame>(
         break (session, line);
     };
     // The command that picked the protocol is also that protocol's first command.
+    let out = log_output;
+    out.log_input(&first_line);
     let mut flow = session.handle_line(&first_line);
     while flow == Flow::Continue {
         flow = match events.recv() {
             Ok(Event::Line(line)) if line.trim().is_empty() => Flow::Continue,
-            Ok(Event::Line(line)) => session.handle_line(&line),
+            Ok(Event::Line(line)) => {
+                out.log_input(&line);
+                session.handle_line(&line)
+            }
             Ok(Event::JobDone(id)) => session.job_done(id),
             Ok(Event::Eof) | Err(_) => Flow::Quit,
         };

@@ -157,7 +157,17 @@ impl<G: ProtocolGame> SessionCore<G> {
         name: &str,
         value: Option<&str>,
     ) -> Result<OptionEffect, OptionError> {
+        let log_before = self.settings.debug_log_file.clone();
         let effect = table.apply(&mut self.settings, name, value);
+        if self.settings.debug_log_file != log_before {
+            let path = self.settings.debug_log_file.clone();
+            if let Err(error) = self.out.set_debug_log(&path) {
+                self.warn(&format!(
+                    "Debug Log File '{path}' cannot be written: {error}; log unchanged"
+                ));
+                self.settings.debug_log_file = log_before;
+            }
+        }
         if effect == Ok(OptionEffect::ClearHash) {
             self.controller.clear();
         }

@@ -175,8 +175,17 @@ pub fn rank_by_dtz<G: Game>(
             let d = -tables.probe_dtz(&child)?;
             d.signum() * (d.abs() + 1) * i32::from(d != 0)
         };
+        // A move back to a position of the phase is no progress: ranked below the wins that
+        // do not repeat, so the winner does not walk into a repetition the loser can claim.
+        let revisits = child.fifty_move_clock() != 0
+            && line[line.len() - (cnt50 as usize + 1).min(line.len())..]
+                .iter()
+                .any(|e| e.hash == child.hash());
         let rank = if dtz > 0 {
-            if dtz + cnt50 <= 99 && !rep {
+            if revisits {
+                // Still a win, but below every win that does not repeat.
+                (MAX_DTZ - 200 - (dtz + cnt50)).max(1)
+            } else if dtz + cnt50 <= 99 && !rep {
                 MAX_DTZ
             } else {
                 MAX_DTZ - (dtz + cnt50)
