@@ -79,7 +79,7 @@ impl PolyglotBook {
         if bytes.is_empty() {
             return Err(format!("'{path}' is empty"));
         }
-        if bytes.len() % ENTRY_BYTES != 0 {
+        if !bytes.len().is_multiple_of(ENTRY_BYTES) {
             return Err(format!(
                 "'{path}': {} bytes is not a whole number of 16-byte entries (a truncated \
                  book?); the last entry would start at offset {}",

@@ -243,9 +243,10 @@ impl SyzygyTables {
             ..Setup::empty()
         };
         // A check no legal move could give (two knights) is still a position of the tables.
-        Chess::from_setup(setup, CastlingMode::Standard)
-            .or_else(|e| e.ignore_impossible_check())
-            .ok()
+        match Chess::from_setup(setup, CastlingMode::Standard) {
+            Ok(pos) => Some(pos),
+            Err(error) => error.ignore_impossible_check().ok(),
+        }
     }
 
     /// WDL of the crate's position, as after a zeroing move.
