@@ -74,6 +74,9 @@ impl<G: ProtocolGame> SessionCore<G> {
     /// CECP `bk`: the book moves of the current position with their shares, one a line
     /// (`None` without a book).
     pub fn book_listing(&mut self) -> Option<Vec<String>> {
+        if self.settings.book.file.trim().is_empty() {
+            return None;
+        }
         let on = self.settings.book.enabled;
         self.settings.book.enabled = true;
         self.sync_book();
