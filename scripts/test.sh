@@ -10,6 +10,10 @@ python3 -m pip install --quiet --disable-pip-version-check chess cshogi pytest |
     exit 1
 }
 
+echo "== test data (Syzygy tables, Polyglot book; cached outside the repository)"
+SENTE_TESTDATA=$(scripts/fetch-test-data.sh)
+export SENTE_TESTDATA
+
 echo "== formatting and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --release -- -D warnings

@@ -188,6 +188,24 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         None
     }
 
+    /// The number of pieces on the board (kings included) when the position is one endgame
+    /// tables can hold (chess: no castling rights), for the search's tablebase probes
+    /// (`search/tablebase.rs`); `None`, the default, for a game without tables.
+    fn tablebase_pieces(&self) -> Option<u32> {
+        None
+    }
+
+    /// Opens the endgame tables under `paths` (directories, separated as the game's tables
+    /// are usually given: chess `SyzygyPath`, ':' on Unix, ';' on Windows). The default: the
+    /// game has none.
+    fn open_tablebases(paths: &str) -> Result<crate::search::tablebase::SharedTables<Self>, String>
+    where
+        Self: Sized,
+    {
+        let _ = paths;
+        Err(format!("{} has no endgame tablebases", Self::NAME))
+    }
+
     /// All legal moves, appended to `moves` (which is cleared first).
     fn generate_legal(&self, moves: &mut Self::Moves);
     /// Legal captures and promotions (chess: queen promotions at least; shogi: captures and

@@ -60,6 +60,11 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         position: Vec<String>,
     },
+    /// Probes Syzygy tables (directories PATHS, ':'-separated) for each FEN on standard input:
+    /// `wdl W dtz D` per line; the mean probe times go to standard error.
+    Syzygy { paths: String },
+    /// For each FEN on standard input: its Polyglot key and the book's moves with weights.
+    Polyglot { book: String },
 }
 
 fn main() -> ExitCode {
@@ -98,6 +103,35 @@ fn main() -> ExitCode {
             bench(game.as_deref(), depth, eval, search, positions.as_deref())
         }
         Some(Command::Eval { net, position }) => eval(&position.join(" "), net.as_deref()),
+        Some(Command::Polyglot { book }) => {
+            let stdin = std::io::stdin().lock();
+            let stdout = std::io::stdout().lock();
+            match sente::chess::polyglot::probe_lines(&book, stdin, stdout) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(error) => {
+                    eprintln!("sente polyglot: {error}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Command::Syzygy { paths }) => {
+            let stdin = std::io::stdin().lock();
+            let stdout = std::io::stdout().lock();
+            match sente::chess::syzygy::probe_lines(&paths, stdin, stdout) {
+                Ok((count, wdl_ns, dtz_ns)) => {
+                    eprintln!(
+                        "{count} positions: {:.2} us per WDL probe, {:.2} us per DTZ probe",
+                        wdl_ns / 1000.0,
+                        dtz_ns / 1000.0
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(error) => {
+                    eprintln!("sente syzygy: {error}");
+                    ExitCode::from(2)
+                }
+            }
+        }
     }
 }
 

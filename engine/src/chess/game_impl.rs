@@ -191,6 +191,18 @@ impl Game for Position {
         Some(self.material)
     }
 
+    fn tablebase_pieces(&self) -> Option<u32> {
+        (self.castling == 0).then(|| self.occupied().count_ones())
+    }
+
+    fn open_tablebases(
+        paths: &str,
+    ) -> Result<crate::search::tablebase::SharedTables<Self>, String> {
+        Ok(std::sync::Arc::new(super::syzygy::SyzygyTables::open(
+            paths,
+        )?))
+    }
+
     fn piece_keys(&self) -> [u64; 2] {
         self.piece_keys
     }

@@ -28,6 +28,16 @@ pub trait SearchBackend<G: Game>: Send + 'static {
     /// `classical`, or the default evaluation when empty). Returns a description of the
     /// evaluation in use, or the error (the previous evaluator stays).
     fn load_evaluator(&mut self, eval_file: &str) -> Result<String, String>;
+    /// Opens the endgame tables under `paths` (`SyzygyPath`; empty: none). Returns their
+    /// description and piece count (`None` when removed), or the error (the previous tables
+    /// stay).
+    fn set_tablebases(&mut self, paths: &str) -> Result<Option<(String, u32)>, String> {
+        if paths.trim().is_empty() {
+            Ok(None)
+        } else {
+            Err("this engine has no endgame tablebases".to_string())
+        }
+    }
 }
 
 impl<G: NnueGame> SearchBackend<G> for Searcher<G, GameEval<G>>
@@ -68,5 +78,16 @@ where
         let description = eval.describe();
         self.set_evaluator(eval);
         Ok(description)
+    }
+
+    fn set_tablebases(&mut self, paths: &str) -> Result<Option<(String, u32)>, String> {
+        if paths.trim().is_empty() {
+            Searcher::set_tablebases(self, None);
+            return Ok(None);
+        }
+        let tables = G::open_tablebases(paths)?;
+        let loaded = (tables.describe(), tables.max_pieces());
+        Searcher::set_tablebases(self, Some(tables));
+        Ok(Some(loaded))
     }
 }

@@ -145,7 +145,7 @@ impl<G: ProtocolGame> CecpSession<G> {
         self.out(&format!(
             "feature ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 \
              analyze=1 colors=0 name=1 memory=1 smp=1 playother=1 nps=1 debug=1 pause=1 san=0 \
-             exclude=1 ics=1 variants=\"{variants}\" myname=\"{ENGINE_NAME}\""
+             exclude=1 ics=1 egt=\"syzygy\" variants=\"{variants}\" myname=\"{ENGINE_NAME}\""
         ));
         for def in OptionTable::CECP.declared() {
             self.out(&cecp_declaration(def));
@@ -216,6 +216,17 @@ impl<G: ProtocolGame> CecpSession<G> {
         self.core.sync_evaluator();
         self.core.prepare_backend();
         let root = self.core.history.current().clone();
+        if kind == SearchKind::Think {
+            if let Some(m) = self.core.book_move() {
+                // A book move is played at once, as a search's move would be.
+                self.out(&format!("move {}", root.format_move_cecp(m)));
+                self.core.history.push(m);
+                self.excluded.clear();
+                self.hint = None;
+                self.announce_result();
+                return;
+            }
+        }
         let mut limits = match kind {
             SearchKind::Think => {
                 let side = root.side_to_move();
@@ -576,7 +587,21 @@ impl<G: ProtocolGame> CecpSession<G> {
         let args = &words[1..];
         match command {
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "ics" | "name"
-            | "rating" | "egtpath" | "partner" | "ptell" | "holding" => {}
+            | "rating" | "partner" | "ptell" | "holding" => {}
+            "egtpath" => {
+                // `egtpath syzygy DIR`: the Syzygy directories (the rest of the line).
+                if args
+                    .first()
+                    .is_some_and(|k| k.eq_ignore_ascii_case("syzygy"))
+                {
+                    self.core.settings.syzygy_path = rest_after(line, 2).to_string();
+                    if self.search.is_none() {
+                        self.core.sync_evaluator();
+                    }
+                } else {
+                    self.core.note("egtpath: only syzygy tables are supported");
+                }
+            }
             "protover" => self.features(),
             "quit" => return Flow::Quit,
             "new" => self.new_game(),
@@ -640,7 +665,13 @@ impl<G: ProtocolGame> CecpSession<G> {
             },
             "hint" => self.hint(),
             "bk" => {
-                self.out(" Sente has no opening book");
+                match self.core.book_listing() {
+                    Some(lines) if !lines.is_empty() => {
+                        lines.iter().for_each(|l| self.out(&format!(" {l}")))
+                    }
+                    Some(_) => self.out(" no book moves in this position"),
+                    None => self.out(" Sente has no opening book (set OwnBook and BookFile)"),
+                }
                 self.out("");
             }
             "undo" => self.undo(1),

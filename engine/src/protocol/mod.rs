@@ -8,9 +8,11 @@
 //! `shogi/`; `protocol_game` is what a game adds for the protocols.
 
 pub mod backend;
+pub mod book_setup;
 pub mod cecp;
 pub mod cecp_clock;
 pub mod controller;
+pub mod debug_log;
 pub mod go;
 pub mod input;
 pub mod move_history;
@@ -18,6 +20,7 @@ pub mod options;
 pub mod output;
 pub mod protocol_game;
 pub mod session_core;
+pub mod tablebase_setup;
 pub mod uci_usi;
 pub mod usi;
 
@@ -70,6 +73,7 @@ pub fn run<C: ProtocolGame, S: ProtocolGame>(
     sender: Sender<Event>,
     events: Receiver<Event>,
 ) {
+    let log_output = out.clone();
     let (mut session, first_line): (Box<dyn Protocol>, String) = loop {
         let Ok(event) = events.recv() else { return };
         let line = match event {
@@ -97,11 +101,16 @@ pub fn run<C: ProtocolGame, S: ProtocolGame>(
         break (session, line);
     };
     // The command that picked the protocol is also that protocol's first command.
+    let out = log_output;
+    out.log_input(&first_line);
     let mut flow = session.handle_line(&first_line);
     while flow == Flow::Continue {
         flow = match events.recv() {
             Ok(Event::Line(line)) if line.trim().is_empty() => Flow::Continue,
-            Ok(Event::Line(line)) => session.handle_line(&line),
+            Ok(Event::Line(line)) => {
+                out.log_input(&line);
+                session.handle_line(&line)
+            }
             Ok(Event::JobDone(id)) => session.job_done(id),
             Ok(Event::Eof) | Err(_) => Flow::Quit,
         };

@@ -47,6 +47,15 @@ pub enum OptionId {
     EvalFile,
     EnteringKingRule,
     MaxMovesToDraw,
+    SyzygyPath,
+    SyzygyProbeDepth,
+    Syzygy50MoveRule,
+    SyzygyProbeLimit,
+    OwnBook,
+    BookFile,
+    BookBestMove,
+    BookDepth,
+    DebugLogFile,
 }
 
 /// One declared option.
@@ -138,6 +147,36 @@ pub struct EngineSettings {
     pub limit_strength: bool,
     pub elo: u32,
     pub rules: RuleSettings,
+    /// Chess: the directories of Syzygy tables (`SyzygyPath`); empty: none.
+    pub syzygy_path: String,
+    /// Chess: the Polyglot opening book (`OwnBook`, `BookFile`, `BookBestMove`, `BookDepth`).
+    pub book: BookSettings,
+    /// Where every line in and out is logged (`Debug Log File`); empty: nowhere.
+    pub debug_log_file: String,
+}
+
+/// How the engine plays from its own opening book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookSettings {
+    /// Play book moves at all (`OwnBook`).
+    pub enabled: bool,
+    /// The Polyglot `.bin` file (`BookFile`).
+    pub file: String,
+    /// Always the move of the highest weight (on), or a pick weighted by the weights (off).
+    pub best_move: bool,
+    /// Book moves are played only in the game's first this many plies.
+    pub max_plies: u32,
+}
+
+impl Default for BookSettings {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            file: String::new(),
+            best_move: false,
+            max_plies: DEFAULT_BOOK_DEPTH as u32,
+        }
+    }
 }
 
 impl Default for EngineSettings {
@@ -152,6 +191,9 @@ impl Default for EngineSettings {
             limit_strength: false,
             elo: ELO_MIN as u32,
             rules: RuleSettings::default(),
+            syzygy_path: String::new(),
+            book: BookSettings::default(),
+            debug_log_file: String::new(),
         }
     }
 }
@@ -180,6 +222,7 @@ const MAX_HASH_MB: i64 = 65536;
 const MAX_THREADS: i64 = 1024;
 const ELO_MIN: i64 = 1320;
 const ELO_MAX: i64 = 3190;
+const DEFAULT_BOOK_DEPTH: i64 = 256;
 
 const fn def(id: OptionId, name: &'static str, kind: OptionKind) -> OptionDef {
     OptionDef { id, name, kind }
@@ -267,6 +310,82 @@ const ELO: OptionDef = def(
     },
 );
 
+const SYZYGY_PATH: OptionDef = def(
+    OptionId::SyzygyPath,
+    "SyzygyPath",
+    OptionKind::Text {
+        default: "",
+        file: false,
+    },
+);
+const SYZYGY_PROBE_DEPTH: OptionDef = def(
+    OptionId::SyzygyProbeDepth,
+    "SyzygyProbeDepth",
+    OptionKind::Spin {
+        default: 1,
+        min: 1,
+        max: 100,
+    },
+);
+const SYZYGY_50_MOVE_RULE: OptionDef = def(
+    OptionId::Syzygy50MoveRule,
+    "Syzygy50MoveRule",
+    OptionKind::Check { default: true },
+);
+const SYZYGY_PROBE_LIMIT: OptionDef = def(
+    OptionId::SyzygyProbeLimit,
+    "SyzygyProbeLimit",
+    OptionKind::Spin {
+        default: 7,
+        min: 0,
+        max: 7,
+    },
+);
+const OWN_BOOK: OptionDef = def(
+    OptionId::OwnBook,
+    "OwnBook",
+    OptionKind::Check { default: false },
+);
+const BOOK_FILE: OptionDef = def(
+    OptionId::BookFile,
+    "BookFile",
+    OptionKind::Text {
+        default: "",
+        file: true,
+    },
+);
+const BOOK_BEST_MOVE: OptionDef = def(
+    OptionId::BookBestMove,
+    "BookBestMove",
+    OptionKind::Check { default: false },
+);
+const BOOK_DEPTH: OptionDef = def(
+    OptionId::BookDepth,
+    "BookDepth",
+    OptionKind::Spin {
+        default: DEFAULT_BOOK_DEPTH,
+        min: 0,
+        max: 1024,
+    },
+);
+/// Stockfish's spelling (UCI); USI and CECP names carry no spaces.
+const DEBUG_LOG_FILE: OptionDef = def(
+    OptionId::DebugLogFile,
+    "Debug Log File",
+    OptionKind::Text {
+        default: "",
+        file: true,
+    },
+);
+const DEBUG_LOG_FILE_NO_SPACES: OptionDef = def(
+    OptionId::DebugLogFile,
+    "DebugLogFile",
+    OptionKind::Text {
+        default: "",
+        file: true,
+    },
+);
+
 /// UCI options, spelled as Stockfish spells them.
 const UCI_OPTIONS: &[OptionDef] = &[
     THREADS,
@@ -293,6 +412,15 @@ const UCI_OPTIONS: &[OptionDef] = &[
     LIMIT_STRENGTH,
     ELO,
     EVAL_FILE,
+    SYZYGY_PATH,
+    SYZYGY_PROBE_DEPTH,
+    SYZYGY_50_MOVE_RULE,
+    SYZYGY_PROBE_LIMIT,
+    OWN_BOOK,
+    BOOK_FILE,
+    BOOK_BEST_MOVE,
+    BOOK_DEPTH,
+    DEBUG_LOG_FILE,
 ];
 
 /// USI options, following YaneuraOu's conventions (no spaces in names).
@@ -325,6 +453,7 @@ const USI_OPTIONS: &[OptionDef] = &[
     EVAL_FILE,
     ENTERING_KING,
     MAX_MOVES_TO_DRAW,
+    DEBUG_LOG_FILE_NO_SPACES,
 ];
 
 /// USI options GUIs send without the engine declaring them (Shogidokoro); accepted silently.
@@ -355,6 +484,15 @@ const CECP_OPTIONS: &[OptionDef] = &[
     EVAL_FILE,
     ENTERING_KING,
     MAX_MOVES_TO_DRAW,
+    SYZYGY_PATH,
+    SYZYGY_PROBE_DEPTH,
+    SYZYGY_50_MOVE_RULE,
+    SYZYGY_PROBE_LIMIT,
+    OWN_BOOK,
+    BOOK_FILE,
+    BOOK_BEST_MOVE,
+    BOOK_DEPTH,
+    DEBUG_LOG_FILE_NO_SPACES,
 ];
 
 /// A protocol's view of the options: which it declares and how it parses values.
@@ -473,6 +611,10 @@ fn store(settings: &mut EngineSettings, id: OptionId, value: Value) -> OptionEff
         _ => 0,
     };
     let boolean = |v: &Value| matches!(v, Value::Bool(true));
+    let text = |v: Value| match v {
+        Value::Text(t) => t,
+        _ => String::new(),
+    };
     match id {
         OptionId::Hash => settings.hash_mb = int(&value) as usize,
         OptionId::Threads => settings.threads = int(&value) as usize,
@@ -502,6 +644,15 @@ fn store(settings: &mut EngineSettings, id: OptionId, value: Value) -> OptionEff
             }
             return OptionEffect::RulesChanged;
         }
+        OptionId::SyzygyPath => settings.syzygy_path = text(value),
+        OptionId::SyzygyProbeDepth => settings.search.tablebase.probe_depth = int(&value) as i32,
+        OptionId::Syzygy50MoveRule => settings.search.tablebase.rule50 = boolean(&value),
+        OptionId::SyzygyProbeLimit => settings.search.tablebase.probe_limit = int(&value) as u32,
+        OptionId::OwnBook => settings.book.enabled = boolean(&value),
+        OptionId::BookFile => settings.book.file = text(value),
+        OptionId::BookBestMove => settings.book.best_move = boolean(&value),
+        OptionId::BookDepth => settings.book.max_plies = int(&value) as u32,
+        OptionId::DebugLogFile => settings.debug_log_file = text(value),
         OptionId::MaxMovesToDraw => {
             settings.rules.shogi.max_plies = int(&value) as u32;
             return OptionEffect::RulesChanged;

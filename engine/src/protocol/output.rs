@@ -1,6 +1,7 @@
 //! Where protocol answers go: whole lines, flushed one by one, shared between the protocol loop
 //! and the search thread that reports progress.
 
+use super::debug_log::{DebugLog, Direction};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -8,12 +9,15 @@ use std::sync::{Arc, Mutex};
 #[derive(Clone)]
 pub struct Output {
     sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    /// The `Debug Log File` log, shared by every clone (`debug_log.rs`).
+    log: Arc<Mutex<Option<DebugLog>>>,
 }
 
 impl Output {
     pub fn new(sink: Box<dyn Write + Send>) -> Self {
         Self {
             sink: Arc::new(Mutex::new(sink)),
+            log: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -34,6 +38,34 @@ impl Output {
         buffer.push(b'\n');
         let _ = sink.write_all(&buffer);
         let _ = sink.flush();
+        self.log(Direction::Out, text);
+    }
+
+    /// Logs a line read from the GUI (when a log is open).
+    pub fn log_input(&self, text: &str) {
+        self.log(Direction::In, text);
+    }
+
+    fn log(&self, direction: Direction, text: &str) {
+        if let Ok(mut log) = self.log.lock() {
+            if let Some(log) = log.as_mut() {
+                log.write(direction, text);
+            }
+        }
+    }
+
+    /// Starts logging to `path` (appending), or stops with an empty path; on an error the
+    /// previous log stays.
+    pub fn set_debug_log(&self, path: &str) -> Result<(), String> {
+        let new = if path.trim().is_empty() {
+            None
+        } else {
+            Some(DebugLog::open(path.trim())?)
+        };
+        if let Ok(mut log) = self.log.lock() {
+            *log = new;
+        }
+        Ok(())
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::backend::SearchBackend;
 use super::options::RuleSettings;
+use crate::chess::polyglot::PolyglotBook;
 use crate::chess::EditBoard;
 use crate::game::{Game, Side};
 use crate::nnue::GameEval;
@@ -60,6 +61,18 @@ pub trait ProtocolGame: Game {
         let _ = (board, side);
         None
     }
+
+    /// The Polyglot book's legal moves here with their weights (none for a game without).
+    fn book_moves(&self, book: &PolyglotBook) -> Vec<(Self::Move, u16)> {
+        let _ = book;
+        Vec::new()
+    }
+
+    /// The book move to play: the heaviest (`best`) or a weighted pick by `random`.
+    fn book_choice(&self, book: &PolyglotBook, best: bool, random: u64) -> Option<Self::Move> {
+        let _ = (book, best, random);
+        None
+    }
 }
 
 impl ProtocolGame for crate::chess::Position {
@@ -94,6 +107,14 @@ impl ProtocolGame for crate::chess::Position {
 
     fn from_edit_board(board: &EditBoard, side: Side) -> Option<Self> {
         crate::chess::Position::from_edit_board(board, side)
+    }
+
+    fn book_moves(&self, book: &PolyglotBook) -> Vec<(Self::Move, u16)> {
+        book.moves(self)
+    }
+
+    fn book_choice(&self, book: &PolyglotBook, best: bool, random: u64) -> Option<Self::Move> {
+        book.choose(self, best, random)
     }
 }
 

@@ -44,6 +44,11 @@ pub struct SessionCore<G: ProtocolGame> {
     voice: Voice,
     /// The `EvalFile` value the backend's evaluator was last set from.
     loaded_eval_file: String,
+    /// The `SyzygyPath` the backend's tables were opened from, their piece count, and the
+    /// probe limit last told about (`tablebase_setup.rs`).
+    pub(super) loaded_tables: super::tablebase_setup::LoadedTables,
+    /// The opening book in use (`book_setup.rs`).
+    pub(super) loaded_book: super::book_setup::LoadedBook,
 }
 
 impl<G: ProtocolGame> SessionCore<G> {
@@ -67,6 +72,8 @@ impl<G: ProtocolGame> SessionCore<G> {
             history: MoveHistory::new(start),
             voice,
             loaded_eval_file: String::new(),
+            loaded_tables: Default::default(),
+            loaded_book: Default::default(),
         }
     }
 
@@ -97,7 +104,7 @@ impl<G: ProtocolGame> SessionCore<G> {
     }
 
     /// Something the user must see: `info string` (UCI, USI) or `telluser` (CECP).
-    fn warn(&self, text: &str) {
+    pub(super) fn warn(&self, text: &str) {
         match self.voice {
             Voice::InfoString => self.out.line(&format!("info string {text}")),
             Voice::Cecp => self.out.line(&format!("telluser {text}")),
@@ -107,6 +114,8 @@ impl<G: ProtocolGame> SessionCore<G> {
     /// Loads the evaluator `EvalFile` asks for, if it changed and no job runs (otherwise it is
     /// retried at the next chance: `isready`, `go`, an option, a new search).
     pub fn sync_evaluator(&mut self) {
+        self.sync_tablebases();
+        self.sync_book();
         let wanted = self.settings.eval_file.clone();
         if wanted == self.loaded_eval_file {
             return;
@@ -148,7 +157,17 @@ impl<G: ProtocolGame> SessionCore<G> {
         name: &str,
         value: Option<&str>,
     ) -> Result<OptionEffect, OptionError> {
+        let log_before = self.settings.debug_log_file.clone();
         let effect = table.apply(&mut self.settings, name, value);
+        if self.settings.debug_log_file != log_before {
+            let path = self.settings.debug_log_file.clone();
+            if let Err(error) = self.out.set_debug_log(&path) {
+                self.warn(&format!(
+                    "Debug Log File '{path}' cannot be written: {error}; log unchanged"
+                ));
+                self.settings.debug_log_file = log_before;
+            }
+        }
         if effect == Ok(OptionEffect::ClearHash) {
             self.controller.clear();
         }

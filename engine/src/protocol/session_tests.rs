@@ -288,7 +288,10 @@ fn cecp_errors_use_the_protocol_forms() {
     h.send("computer");
     assert!(h.say("result 1-0 {White mates}").is_empty());
     h.send("?");
-    assert_eq!(h.say("bk"), vec![" Sente has no opening book", ""]);
+    assert_eq!(
+        h.say("bk"),
+        vec![" Sente has no opening book (set OwnBook and BookFile)", ""]
+    );
 }
 
 #[test]

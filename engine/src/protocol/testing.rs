@@ -80,6 +80,7 @@ impl SearchBackend<TicTacToe> for ScriptedSearch {
             time_ms: 0,
             nps: 0,
             hashfull: 0,
+            tb_hits: None,
             pv: best.into_iter().collect(),
         }));
         while (limits.infinite || control.pondering.load(Ordering::SeqCst))

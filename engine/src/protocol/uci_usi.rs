@@ -233,6 +233,8 @@ impl<G: ProtocolGame> UciUsiSession<G> {
             Some(self.no_move_answer(&root))
         } else if self.dialect == Dialect::Usi && root.can_declare_win() {
             Some(vec!["bestmove win".to_string()])
+        } else if let Some(m) = (!hold).then(|| self.core.book_move()).flatten() {
+            Some(vec![format!("bestmove {}", root.format_move(m))])
         } else if let Some(why) = root.search_refusal() {
             // A legal answer without a search: the first legal move.
             let first = legal_moves(&root)[0];
@@ -485,6 +487,9 @@ fn info_line<G: Game>(
         " nodes {} nps {} hashfull {} time {}",
         info.nodes, info.nps, info.hashfull, info.time_ms
     ));
+    if let Some(hits) = info.tb_hits {
+        line.push_str(&format!(" tbhits {hits}"));
+    }
     let pv = pv_text(root, &info.pv, |pos, m| pos.format_move(m));
     if !pv.is_empty() {
         line.push_str(" pv ");

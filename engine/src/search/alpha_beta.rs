@@ -106,6 +106,16 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
         }
 
+        // Endgame tables decide the node where they can (`tablebase.rs`).
+        if !root && !excluded.is_some() {
+            let tt_eval = tt_entry.map(|e| e.static_eval);
+            if let Some(v) =
+                self.probe_tablebase(pos, shared, alpha, beta, depth, ply, tt_eval, in_check)
+            {
+                return v;
+            }
+        }
+
         // The position's check info, computed by the first user (the mate probe, or the move
         // loop: a cutoff before it often makes it unnecessary).
         let mut check_info: Option<G::CheckInfo> = None;

@@ -54,6 +54,8 @@ pub struct SearchInfo<M> {
     pub nps: u64,
     /// Transposition table fill in permille.
     pub hashfull: u32,
+    /// Endgame-table probes that hit so far (`None` when no tables are loaded).
+    pub tb_hits: Option<u64>,
     /// Legal line starting with the best move; never runs past the end of the game.
     pub pv: Vec<M>,
 }

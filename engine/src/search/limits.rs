@@ -60,6 +60,9 @@ pub struct SearchOptions {
     /// the same on a loaded machine as on a quiet one. A runner that charges clocks in nodes
     /// the same way makes whole games on a clock reproducible.
     pub nodes_per_ms: u64,
+    /// Endgame-table probe settings (`SyzygyProbeDepth`, `Syzygy50MoveRule`,
+    /// `SyzygyProbeLimit`); they matter only once tables are set on the searcher.
+    pub tablebase: super::tablebase::TablebaseOptions,
 }
 
 impl Default for SearchOptions {
@@ -70,6 +73,7 @@ impl Default for SearchOptions {
             show_wdl: false,
             limit_elo: None,
             nodes_per_ms: 0,
+            tablebase: Default::default(),
         }
     }
 }

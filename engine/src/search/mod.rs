@@ -20,6 +20,7 @@ pub mod pv;
 pub mod quiescence;
 pub mod strength;
 pub mod switches;
+pub mod tablebase;
 pub mod time;
 pub mod tt;
 pub mod value;
@@ -71,6 +72,8 @@ pub struct Searcher<G: Game, E: Evaluator<G>> {
     features: SearchFeatures,
     params: SearchParams,
     on_caller_thread: bool,
+    /// Endgame tables probed at the root and in the search (`tablebase.rs`).
+    tablebases: Option<tablebase::SharedTables<G>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
@@ -84,7 +87,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             features: SearchFeatures::for_game::<G>(),
             params: SearchParams::for_game::<G>(),
             on_caller_thread: false,
+            tablebases: None,
         }
+    }
+
+    /// Sets (or, with `None`, removes) the endgame tables the search probes.
+    pub fn set_tablebases(&mut self, tables: Option<tablebase::SharedTables<G>>) {
+        self.tablebases = tables;
     }
 
     /// With one thread, searches on the calling thread instead of a fresh thread per search
@@ -287,9 +296,22 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             depth_limit = depth_limit.min(s.depth_cap);
             multi_pv = multi_pv.max(s.lines);
         }
+        let tb = tablebase::prepare_root(
+            self.tablebases.as_deref(),
+            &options.tablebase,
+            root,
+            history,
+            &limits.search_moves,
+        );
+        let search_moves = if tb.moves.is_empty() {
+            &limits.search_moves
+        } else {
+            &tb.moves
+        };
         for worker in &mut self.workers {
             worker.use_params(&self.params);
-            worker.prepare(root, history, &limits.search_moves);
+            worker.prepare(root, history, search_moves);
+            worker.tablebase = self.tablebases.clone();
         }
         self.tt.new_search();
 
@@ -306,6 +328,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             params: self.params,
             mate_plies: limits.mate_in.map(|n| (2 * n as i32 - 1).max(1)),
             show_wdl: options.show_wdl,
+            tablebase: tb.search,
+            tb_hits: AtomicU64::new(tb.hits),
         };
         let (main_worker, helpers) = self.workers.split_at_mut(1);
         let main_worker = &mut main_worker[0];
@@ -356,7 +380,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             // Asked for, or no thread could be started: search on the caller's thread, alone.
             let main_worker = &mut self.workers[0];
             if !on_caller_thread {
-                main_worker.prepare(root, history, &limits.search_moves);
+                main_worker.prepare(root, history, search_moves);
                 shared.abort.store(false, Ordering::Relaxed);
             }
             let mut context = MainThreadContext {
@@ -425,7 +449,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         SearchResult {
             best: Some(line.mv),
             ponder: pv.get(1).copied(),
-            score: value::to_score(line.score),
+            score: value::to_score(tablebase::shown_score(&shared.tablebase, line.score)),
             depth,
             nodes,
             declare_win: false,

@@ -51,6 +51,9 @@ pub struct SharedSearch<'a> {
     /// Stop once a mate in at most this many plies is found (`go mate N`).
     pub mate_plies: Option<i32>,
     pub show_wdl: bool,
+    /// The tables' settings for this search (`tablebase.rs`) and the probes that hit.
+    pub tablebase: super::tablebase::TablebaseSearch,
+    pub tb_hits: AtomicU64,
 }
 
 impl SharedSearch<'_> {
@@ -148,6 +151,8 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
     /// The iteration under way: the last root move that beat the best move so far (searched to
     /// the end, first line only), if any: a search stopped inside the iteration plays it.
     pub partial_best: Option<RootMove<G::Move>>,
+    /// The endgame tables the search probes (`tablebase.rs`), if any.
+    pub(super) tablebase: Option<super::tablebase::SharedTables<G>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
@@ -196,6 +201,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             completed_depth: 0,
             completed_lines: Vec::with_capacity(move_capacity),
             partial_best: None,
+            tablebase: None,
         })
     }
 
@@ -421,7 +427,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     ) -> SearchInfo<G::Move> {
         let nodes = shared.total_nodes().max(self.nodes);
         let time_ms = time.elapsed_ms();
-        let score = to_score(rm.score);
+        let score = to_score(super::tablebase::shown_score(&shared.tablebase, rm.score));
         SearchInfo {
             depth: depth as u32,
             seldepth: rm.seldepth.max(depth as usize) as u32,
@@ -433,6 +439,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             time_ms,
             nps: nodes * 1000 / time_ms.max(1),
             hashfull: shared.tt.hashfull(),
+            tb_hits: shared
+                .tablebase
+                .loaded
+                .then(|| shared.tb_hits.load(Ordering::Relaxed)),
             pv: legal_prefix(root, rm.line()),
         }
     }
