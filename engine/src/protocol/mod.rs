@@ -20,6 +20,8 @@ pub mod protocol_game;
 pub mod session_core;
 pub mod uci_usi;
 pub mod usi;
+pub mod usi_book;
+pub mod usi_options;
 
 #[cfg(test)]
 mod testing;

@@ -4,6 +4,7 @@
 //! Each protocol shows a subset (`OptionTable`) under its own spellings (Stockfish's for UCI,
 //! YaneuraOu's for USI, the union for CECP); all of them write into one `EngineSettings`.
 
+use super::usi_options::{self, UsiOption, UsiSettings, UsiValue};
 use crate::search::SearchOptions;
 use crate::shogi::{EnteringKingRule, ShogiRules};
 
@@ -47,6 +48,8 @@ pub enum OptionId {
     EvalFile,
     EnteringKingRule,
     MaxMovesToDraw,
+    /// YaneuraOu's USI extensions (`usi_options`).
+    Usi(UsiOption),
 }
 
 /// One declared option.
@@ -138,6 +141,8 @@ pub struct EngineSettings {
     pub limit_strength: bool,
     pub elo: u32,
     pub rules: RuleSettings,
+    /// YaneuraOu's USI extensions beyond the search options.
+    pub usi: UsiSettings,
 }
 
 impl Default for EngineSettings {
@@ -152,6 +157,7 @@ impl Default for EngineSettings {
             limit_strength: false,
             elo: ELO_MIN as u32,
             rules: RuleSettings::default(),
+            usi: UsiSettings::default(),
         }
     }
 }
@@ -319,12 +325,30 @@ const USI_OPTIONS: &[OptionDef] = &[
         OptionKind::Spin {
             default: 10,
             min: 0,
-            max: 5000,
+            max: 10_000,
         },
     ),
     EVAL_FILE,
     ENTERING_KING,
     MAX_MOVES_TO_DRAW,
+    usi_options::YANEURAOU_OPTIONS[0],
+    usi_options::YANEURAOU_OPTIONS[1],
+    usi_options::YANEURAOU_OPTIONS[2],
+    usi_options::YANEURAOU_OPTIONS[3],
+    usi_options::YANEURAOU_OPTIONS[4],
+    usi_options::YANEURAOU_OPTIONS[5],
+    usi_options::YANEURAOU_OPTIONS[6],
+    usi_options::YANEURAOU_OPTIONS[7],
+    usi_options::YANEURAOU_OPTIONS[8],
+    usi_options::YANEURAOU_OPTIONS[9],
+    usi_options::YANEURAOU_OPTIONS[10],
+    usi_options::YANEURAOU_OPTIONS[11],
+    usi_options::YANEURAOU_OPTIONS[12],
+    usi_options::YANEURAOU_OPTIONS[13],
+    usi_options::YANEURAOU_OPTIONS[14],
+    usi_options::YANEURAOU_OPTIONS[15],
+    usi_options::YANEURAOU_OPTIONS[16],
+    usi_options::YANEURAOU_OPTIONS[17],
 ];
 
 /// USI options GUIs send without the engine declaring them (Shogidokoro); accepted silently.
@@ -505,6 +529,16 @@ fn store(settings: &mut EngineSettings, id: OptionId, value: Value) -> OptionEff
         OptionId::MaxMovesToDraw => {
             settings.rules.shogi.max_plies = int(&value) as u32;
             return OptionEffect::RulesChanged;
+        }
+        OptionId::Usi(id) => {
+            let value = match &value {
+                Value::Bool(b) => UsiValue::Bool(*b),
+                Value::Int(n) => UsiValue::Int(*n),
+                Value::Text(text) => UsiValue::Text(text),
+                Value::Pressed => UsiValue::Bool(true),
+            };
+            let time = &mut settings.search.time_shaping;
+            return usi_options::store(&mut settings.usi, time, id, value);
         }
     }
     OptionEffect::None

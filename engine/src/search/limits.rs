@@ -60,6 +60,8 @@ pub struct SearchOptions {
     /// the same on a loaded machine as on a quiet one. A runner that charges clocks in nodes
     /// the same way makes whole games on a clock reproducible.
     pub nodes_per_ms: u64,
+    /// YaneuraOu's `NetworkDelay2`, `MinimumThinkingTime` and `SlowMover` (USI).
+    pub time_shaping: super::time_shaping::TimeShaping,
 }
 
 impl Default for SearchOptions {
@@ -70,6 +72,7 @@ impl Default for SearchOptions {
             show_wdl: false,
             limit_elo: None,
             nodes_per_ms: 0,
+            time_shaping: Default::default(),
         }
     }
 }
