@@ -138,7 +138,10 @@ impl<G: ProtocolGame> UciUsiSession<G> {
             bestmove.push_str(&format!(" ponder {p}"));
         }
         Some(vec![
-            format!("info string book move {best} (eval {}, depth {}, count {})", chosen.eval, chosen.depth, chosen.count),
+            format!(
+                "info string book move {best} (eval {}, depth {}, count {})",
+                chosen.eval, chosen.depth, chosen.count
+            ),
             format!(
                 "info depth {} seldepth {} multipv 1 score cp {} nodes 0 nps 0 time 0 pv {pv}",
                 chosen.depth, chosen.depth, chosen.eval
@@ -317,7 +320,10 @@ impl<G: ProtocolGame> UciUsiSession<G> {
         }
         let usi_settings = &self.core.settings.usi;
         let (depth, nodes) = match self.dialect {
-            Dialect::Usi => (usi_settings.depth(params.depth), usi_settings.nodes(params.nodes)),
+            Dialect::Usi => (
+                usi_settings.depth(params.depth),
+                usi_settings.nodes(params.nodes),
+            ),
             Dialect::Uci => (params.depth, params.nodes),
         };
         let limits = Limits {
@@ -447,7 +453,11 @@ impl<G: ProtocolGame> UciUsiSession<G> {
     fn final_pv(&self, finished: &Finished<G>, best: G::Move) {
         let root = &finished.root;
         let best_text = root.format_move(best);
-        let last = self.last_pv.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let last = self
+            .last_pv
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
         match last {
             Some((first, line)) if first == best_text => self.line(&line),
             _ => {
@@ -636,6 +646,49 @@ fn uci_score_text(score: Score) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn output_fail_lh_pv_decides_the_bound_lines() {
+        use super::super::output::Captured;
+        use super::super::testing::TicTacToe;
+        use crate::movelist::MoveList;
+        let root = TicTacToe::startpos();
+        let mut legal = <TicTacToe as Game>::Moves::default();
+        root.generate_legal(&mut legal);
+        let info = |bound| SearchInfo {
+            depth: 5,
+            seldepth: 5,
+            multipv: 1,
+            score: Score::Cp(10),
+            bound,
+            wdl: None,
+            nodes: 100,
+            time_ms: 1500,
+            nps: 0,
+            hashfull: 0,
+            pv: vec![legal.as_slice()[0]],
+        };
+        for bound_lines in [true, false] {
+            let captured = Captured::default();
+            let last_pv = Arc::new(Mutex::new(None));
+            let style = ReportStyle {
+                show_wdl: false,
+                bound_lines,
+                last_pv: last_pv.clone(),
+            };
+            let mut report = info_reporter(Dialect::Usi, captured.output(), root, style);
+            report(SearchEvent::Pv(info(ScoreBound::Lower)));
+            report(SearchEvent::Pv(info(ScoreBound::Upper)));
+            report(SearchEvent::Pv(info(ScoreBound::Exact)));
+            let lines = captured.lines();
+            let bounds = lines.iter().filter(|l| l.contains("bound")).count();
+            assert_eq!(bounds, if bound_lines { 2 } else { 0 }, "{lines:?}");
+            assert_eq!(lines.len(), bounds + 1);
+            // Only the exact line is what `ConsiderationMode` repeats.
+            let kept = last_pv.lock().unwrap().clone().unwrap();
+            assert_eq!(&kept.1, lines.last().unwrap());
+        }
+    }
 
     #[test]
     fn uci_mate_scores_are_moves() {

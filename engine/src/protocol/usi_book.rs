@@ -128,7 +128,10 @@ impl<G: Game> Book<G> {
             }
         }
         if !saw_header {
-            return Err((1, format!("empty file, expected the header '{BOOK_HEADER}'")));
+            return Err((
+                1,
+                format!("empty file, expected the header '{BOOK_HEADER}'"),
+            ));
         }
         Ok(Self { positions })
     }
@@ -269,8 +272,7 @@ impl<G: Game> BookState<G> {
         if candidates.is_empty() {
             return None;
         }
-        if settings.ignore_rate > 0 && self.rng.next_u64() % 100 < u64::from(settings.ignore_rate)
-        {
+        if settings.ignore_rate > 0 && self.rng.next_u64() % 100 < u64::from(settings.ignore_rate) {
             return None;
         }
         let total: u64 = candidates.iter().map(|m| m.count).sum();
@@ -326,7 +328,14 @@ mod tests {
         let all = b.candidates(&pos, &loose());
         assert_eq!(all.len(), 4);
         assert_eq!(pos.format_move(all[0].mv), "7g7f");
-        assert_eq!(all[0].ponder.map(|p| { let mut c = pos.clone(); c.make_move(all[0].mv); c.format_move(p) }), Some("3c3d".to_string()));
+        assert_eq!(
+            all[0].ponder.map(|p| {
+                let mut c = pos.clone();
+                c.make_move(all[0].mv);
+                c.format_move(p)
+            }),
+            Some("3c3d".to_string())
+        );
         // YaneuraOu's defaults: within 30 of the best, eval >= 0 for black, depth >= 16.
         let defaults = b.candidates(&pos, &BookSettings::default());
         let names: Vec<String> = defaults.iter().map(|m| pos.format_move(m.mv)).collect();
@@ -340,7 +349,10 @@ mod tests {
 
     #[test]
     fn the_move_number_must_match_unless_ignored() {
-        let text = format!("{BOOK_HEADER}\nsfen {}\n7g7f none 0 32 1\n", START.replace(" 1", " 3"));
+        let text = format!(
+            "{BOOK_HEADER}\nsfen {}\n7g7f none 0 32 1\n",
+            START.replace(" 1", " 3")
+        );
         let b = book(&text).unwrap();
         let pos = Position::startpos();
         assert!(b.candidates(&pos, &loose()).is_empty());
@@ -357,11 +369,26 @@ mod tests {
         assert_eq!(book("").unwrap_err().0, 1);
         let cases = [
             (format!("{BOOK_HEADER}\n7g7f none 0 0 1\n"), 2),
-            (format!("{BOOK_HEADER}\nsfen {START}\n7g7f none 0 32 1\nsfen nonsense b - 1\n"), 4),
-            (format!("{BOOK_HEADER}\nsfen {START}\n7g7f none 0 32 1\n7g7e none 0 32 1\n"), 4),
-            (format!("{BOOK_HEADER}\n\nsfen {START}\n7g7f 3c3d x 32 1\n"), 4),
-            (format!("{BOOK_HEADER}\nsfen {START}\n7g7f 7g7f 0 32 1\n"), 3),
-            (format!("{BOOK_HEADER}\nsfen {START}\n7g7f none 0 32 1 9\n"), 3),
+            (
+                format!("{BOOK_HEADER}\nsfen {START}\n7g7f none 0 32 1\nsfen nonsense b - 1\n"),
+                4,
+            ),
+            (
+                format!("{BOOK_HEADER}\nsfen {START}\n7g7f none 0 32 1\n7g7e none 0 32 1\n"),
+                4,
+            ),
+            (
+                format!("{BOOK_HEADER}\n\nsfen {START}\n7g7f 3c3d x 32 1\n"),
+                4,
+            ),
+            (
+                format!("{BOOK_HEADER}\nsfen {START}\n7g7f 7g7f 0 32 1\n"),
+                3,
+            ),
+            (
+                format!("{BOOK_HEADER}\nsfen {START}\n7g7f none 0 32 1 9\n"),
+                3,
+            ),
         ];
         for (text, line) in cases {
             let error = book(&text).unwrap_err();
@@ -386,7 +413,10 @@ mod tests {
             let m = state.choose(&pos, &weighted).unwrap();
             first += usize::from(pos.format_move(m.mv) == "7g7f");
         }
-        assert!((1350..1650).contains(&first), "{first} of 2000, expected 1500");
+        assert!(
+            (1350..1650).contains(&first),
+            "{first} of 2000, expected 1500"
+        );
         let past = BookSettings {
             moves: 0,
             ..weighted.clone()

@@ -165,7 +165,13 @@ pub const YANEURAOU_OPTIONS: [OptionDef; 18] = [
     spin(UsiOption::SlowMover, "SlowMover", 100, 1, 1000),
     check(UsiOption::ConsiderationMode, "ConsiderationMode", false),
     check(UsiOption::OutputFailLhPv, "OutputFailLHPV", true),
-    spin(UsiOption::ResignValue, "ResignValue", NEVER_RESIGN, 0, NEVER_RESIGN),
+    spin(
+        UsiOption::ResignValue,
+        "ResignValue",
+        NEVER_RESIGN,
+        0,
+        NEVER_RESIGN,
+    ),
     check(UsiOption::OwnBook, "USI_OwnBook", true),
     def(
         UsiOption::BookFile,
@@ -177,7 +183,13 @@ pub const YANEURAOU_OPTIONS: [OptionDef; 18] = [
     ),
     spin(UsiOption::BookMoves, "BookMoves", 16, 0, 10_000),
     spin(UsiOption::BookIgnoreRate, "BookIgnoreRate", 0, 0, 100),
-    spin(UsiOption::BookEvalDiff, "BookEvalDiff", 30, 0, BOOK_EVAL_MAX),
+    spin(
+        UsiOption::BookEvalDiff,
+        "BookEvalDiff",
+        30,
+        0,
+        BOOK_EVAL_MAX,
+    ),
     spin(
         UsiOption::BookEvalBlackLimit,
         "BookEvalBlackLimit",
@@ -192,8 +204,18 @@ pub const YANEURAOU_OPTIONS: [OptionDef; 18] = [
         -BOOK_EVAL_MAX,
         BOOK_EVAL_MAX,
     ),
-    spin(UsiOption::BookDepthLimit, "BookDepthLimit", 16, 0, BOOK_EVAL_MAX),
-    check(UsiOption::ConsiderBookMoveCount, "ConsiderBookMoveCount", false),
+    spin(
+        UsiOption::BookDepthLimit,
+        "BookDepthLimit",
+        16,
+        0,
+        BOOK_EVAL_MAX,
+    ),
+    check(
+        UsiOption::ConsiderBookMoveCount,
+        "ConsiderBookMoveCount",
+        false,
+    ),
     check(UsiOption::IgnoreBookPly, "IgnoreBookPly", false),
 ];
 
