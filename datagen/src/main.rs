@@ -233,6 +233,10 @@ enum Command {
         /// Adjudicate a draw after this many plies of the game proper.
         #[arg(long, default_value_t = 400)]
         max_plies: u32,
+        /// Write every game into this folder: chess as `games.pgn`, shogi as KIF (`.kifu`) and
+        /// CSA files, with an `index.tsv` of results and final positions.
+        #[arg(long, value_name = "DIR")]
+        records: Option<PathBuf>,
     },
     /// Tune the search parameters by SPSA over fixed-node self-play (resumable from --state);
     /// prints the tuned values for `match --a-params`.
@@ -442,6 +446,7 @@ fn main() -> Result<()> {
             resign,
             draw,
             max_plies,
+            records,
         } => {
             let shard = shard.unwrap_or(Shard::WHOLE);
             let adjudication = datagen::adjudication_args::adjudication(&resign, &draw, max_plies)?;
@@ -487,6 +492,7 @@ fn main() -> Result<()> {
                 shard,
                 result,
                 prior,
+                records,
             };
             dispatch_game!(game, G => match_for::<G>(
                 &[a, b],
@@ -581,6 +587,8 @@ struct MatchSplit {
     result: Option<PathBuf>,
     /// Result files of earlier games of the same setup (other seeds) that this run goes on from.
     prior: Vec<PathBuf>,
+    /// Where to write the game records (`--records`).
+    records: Option<PathBuf>,
 }
 
 fn match_for<G: DatagenGame>(
@@ -706,6 +714,7 @@ fn match_for<G: DatagenGame>(
             &mut verifier,
         )
     };
+    let record_limits = setup.limits.clone();
     let prior = prior_counts(&split.prior, &setup, openings.seed)?;
     let result_of = {
         let (setup, seed, pairs, shard) = (setup, openings.seed, split.pairs, split.shard);
@@ -753,7 +762,12 @@ fn match_for<G: DatagenGame>(
             }
         }
     }));
-    let report = run_match_with_openings(&opening, &first, &second, &config, &|_| {});
+    let recorder =
+        datagen::match_records::MatchRecorder::create(split.records.as_deref(), &record_limits)?;
+    let report = run_match_with_openings(&opening, &first, &second, &config, &|game| {
+        recorder.record(game)
+    });
+    recorder.finish()?;
     println!("{report}");
     if let Some(path) = &split.result {
         result_of(&report, true).write(path)?;
