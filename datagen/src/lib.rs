@@ -19,6 +19,7 @@ pub mod record_kif;
 pub mod record_pgn;
 pub mod record_shogi_board;
 pub mod record_writer;
+pub mod records_command;
 pub mod rescore;
 pub mod run_info;
 pub mod run_lock;

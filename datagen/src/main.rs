@@ -257,6 +257,9 @@ enum Command {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
+    /// Write stored self-play games (data files, run directories, pools) as game records:
+    /// PGN for chess, KIF and CSA for shogi.
+    Records(datagen::records_command::RecordsArgs),
     /// Combine `match --result` files (shards, and rounds with other seeds) into one Elo ± error
     /// and an optional SPRT verdict.
     MatchMerge {
@@ -560,6 +563,9 @@ fn main() -> Result<()> {
             inputs,
         } => {
             dispatch_game!(game, G => datagen::digest::print_digest::<G>(&inputs, per_game))
+        }
+        Command::Records(args) => {
+            dispatch_game!(args.game, G => datagen::records_command::run::<G>(&args))
         }
         Command::MatchMerge { sprt, files } => {
             let sprt = sprt.as_deref().map(parse_sprt).transpose()?;

@@ -103,3 +103,55 @@ def test_cshogi_replays_every_kif_and_csa_record(datagen_path, tmp_path, extra):
             assert csa.endgame == "%CHUDAN", (number, csa.endgame)
         else:
             assert csa.win == winner, (number, csa.win, csa.endgame)
+
+
+def stored_records(datagen_path, game, tmp_path):
+    run = tmp_path / "run"
+    out = tmp_path / "records"
+    subprocess.run(
+        [datagen_path, "run", "--game", game, "--games", "6", "--nodes", "300", "--out", str(run)],
+        check=True, capture_output=True, timeout=170,
+    )
+    done = subprocess.run(
+        [datagen_path, "records", "--game", game, "--out", str(out), str(run)],
+        check=True, capture_output=True, text=True, timeout=170,
+    )
+    assert "6 records written" in done.stdout, done.stdout
+    rows = [row.split("\t") for row in (out / "index.tsv").read_text().splitlines()[1:]]
+    assert len(rows) == 6
+    return out, rows
+
+
+def test_stored_chess_games_become_pgn_that_python_chess_replays(datagen_path, tmp_path):
+    out, rows = stored_records(datagen_path, "chess", tmp_path)
+    with open(out / "games.pgn") as pgn:
+        games = []
+        while (game := chess.pgn.read_game(pgn)) is not None:
+            assert not game.errors, game.errors
+            games.append(game)
+    assert len(games) == 6
+    for game, (number, _, result, _, final) in zip(games, rows):
+        assert game.headers["Round"] == number
+        board = game.board()
+        for move in game.mainline_moves():
+            assert board.is_legal(move)
+            board.push(move)
+        assert board.fen().split()[:3] == final.split()[:3]
+        assert board.fen().split()[4:] == final.split()[4:]
+
+
+def test_stored_shogi_games_become_csa_that_cshogi_replays(datagen_path, tmp_path):
+    # Stored games start after the random opening: the KIF files carry a board diagram, which
+    # cshogi's KIF reader does not read, so the CSA files (P1..P9 start) are the check.
+    out, rows = stored_records(datagen_path, "shogi", tmp_path)
+    for number, files, result, reason, final in rows:
+        kif_name, csa_name = files.split(",")
+        kif_text = (out / kif_name).read_text()
+        assert "後手の持駒：" in kif_text and "先手の持駒：" in kif_text
+        csa = cshogi.CSA.Parser.parse_file(str(out / csa_name))[0]
+        board = cshogi.Board(csa.sfen)
+        for move in csa.moves:
+            assert board.is_legal(move), (number, cshogi.move_to_usi(move))
+            board.push(move)
+        # Move numbers differ: the CSA start carries none.
+        assert board.sfen().split()[:3] == final.split()[:3], (number, board.sfen(), final)
