@@ -77,6 +77,7 @@ fn handshake_declares_yaneuraou_options_with_their_ranges() {
         "option name BookDepthLimit type spin default 16 min 0 max 99999",
         "option name ConsiderBookMoveCount type check default false",
         "option name IgnoreBookPly type check default false",
+        "option name SkillLevel type spin default 20 min 0 max 20",
     ] {
         assert!(lines.iter().any(|l| l == expected), "{expected}: {lines:?}");
     }
@@ -379,4 +380,23 @@ fn damaged_or_missing_books_are_named_and_play_goes_on() {
     }
     engine.finish(true, SEARCH);
     let _ = std::fs::remove_dir_all(bad.parent().unwrap());
+}
+
+/// `SkillLevel` below 20 caps the search (the strength limiter's nodes and depth) and picks
+/// among near-best moves; 20 is full strength.
+#[test]
+fn skill_level_weakens_the_search() {
+    let mut engine = usi_engine();
+    engine.send("setoption name SkillLevel value 0");
+    assert_refused(&mut engine, "SkillLevel", "21");
+    assert_refused(&mut engine, "SkillLevel", "-1");
+    engine.send("position startpos moves 7g7f 3c3d");
+    let (ms, _, lines) = timed_go(&mut engine, "go btime 0 wtime 0 byoyomi 3000");
+    let nodes = lines.iter().filter_map(|l| field(l, "nodes")).max().unwrap_or(0);
+    assert!(ms < 2000 && nodes < 1000, "level 0: {nodes} nodes in {ms} ms: {lines:?}");
+    engine.send("setoption name SkillLevel value 20");
+    let (_, _, lines) = timed_go(&mut engine, "go btime 0 wtime 0 byoyomi 1000");
+    let full = lines.iter().filter_map(|l| field(l, "nodes")).max().unwrap_or(0);
+    assert!(full > 10 * nodes.max(1), "level 20: {full} nodes, level 0: {nodes}");
+    engine.finish(true, SEARCH);
 }

@@ -349,6 +349,7 @@ const USI_OPTIONS: &[OptionDef] = &[
     usi_options::YANEURAOU_OPTIONS[15],
     usi_options::YANEURAOU_OPTIONS[16],
     usi_options::YANEURAOU_OPTIONS[17],
+    usi_options::YANEURAOU_OPTIONS[18],
 ];
 
 /// USI options GUIs send without the engine declaring them (Shogidokoro); accepted silently.

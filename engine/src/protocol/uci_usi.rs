@@ -339,11 +339,17 @@ impl<G: ProtocolGame> UciUsiSession<G> {
             search_moves,
         };
         let settings = &self.core.settings;
+        let mut options = settings.search_options();
+        if self.dialect == Dialect::Usi {
+            if let Some(elo) = crate::search::strength::skill_level_elo(settings.usi.skill_level) {
+                options.limit_elo = Some(elo);
+            }
+        }
         let request = SearchRequest {
             root: root.clone(),
             history: self.core.history.history().to_vec(),
             limits,
-            options: settings.search_options(),
+            options,
             ponder: params.ponder,
             reporter: info_reporter(
                 self.dialect,

@@ -28,6 +28,7 @@ pub enum UsiOption {
     BookDepthLimit,
     ConsiderBookMoveCount,
     IgnoreBookPly,
+    SkillLevel,
 }
 
 /// `ResignValue`'s default and largest value: never resign.
@@ -98,6 +99,8 @@ pub struct UsiSettings {
     /// `ResignValue`: answer `bestmove resign` at or below minus this many centipawns.
     pub resign_value: i32,
     pub book: BookSettings,
+    /// `SkillLevel`: 20 full strength, 0 weakest (`strength::skill_level_elo`).
+    pub skill_level: u32,
 }
 
 impl Default for UsiSettings {
@@ -109,6 +112,7 @@ impl Default for UsiSettings {
             output_fail_lh_pv: true,
             resign_value: NEVER_RESIGN as i32,
             book: BookSettings::default(),
+            skill_level: 20,
         }
     }
 }
@@ -151,7 +155,7 @@ const fn check(id: UsiOption, name: &'static str, default: bool) -> OptionDef {
 const BOOK_EVAL_MAX: i64 = 99_999;
 
 /// The declarations, in the order `usi` lists them.
-pub const YANEURAOU_OPTIONS: [OptionDef; 18] = [
+pub const YANEURAOU_OPTIONS: [OptionDef; 19] = [
     spin(UsiOption::DepthLimit, "DepthLimit", 0, 0, i32::MAX as i64),
     spin(UsiOption::NodesLimit, "NodesLimit", 0, 0, i64::MAX),
     spin(UsiOption::NetworkDelay2, "NetworkDelay2", 0, 0, 10_000),
@@ -217,6 +221,7 @@ pub const YANEURAOU_OPTIONS: [OptionDef; 18] = [
         false,
     ),
     check(UsiOption::IgnoreBookPly, "IgnoreBookPly", false),
+    spin(UsiOption::SkillLevel, "SkillLevel", 20, 0, 20),
 ];
 
 /// A checked option value, as `options` parsed it.
@@ -262,6 +267,7 @@ pub fn store(
         UsiOption::BookDepthLimit => book.depth_limit = int as u32,
         UsiOption::ConsiderBookMoveCount => book.weighted = boolean,
         UsiOption::IgnoreBookPly => book.ignore_ply = boolean,
+        UsiOption::SkillLevel => usi.skill_level = int as u32,
     }
     OptionEffect::None
 }
