@@ -71,7 +71,7 @@ fn hand_text(hand: &[u32; 7]) -> String {
 fn diagram(board: &Board) -> String {
     let mut out = format!("後手の持駒：{}\n", hand_text(&board.hands[1]));
     out.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
-    for rank in 1..=9 {
+    for (rank, rank_name) in KANJI_NUMBERS.iter().enumerate().take(10).skip(1) {
         out.push('|');
         for file in (1..=9).rev() {
             let sq = crate::record_shogi_board::Square { file, rank };
@@ -83,7 +83,7 @@ fn diagram(board: &Board) -> String {
                 }
             }
         }
-        out.push_str(&format!("|{}\n", KANJI_NUMBERS[rank]));
+        out.push_str(&format!("|{rank_name}\n"));
     }
     out.push_str("+---------------------------+\n");
     out.push_str(&format!("先手の持駒：{}\n", hand_text(&board.hands[0])));

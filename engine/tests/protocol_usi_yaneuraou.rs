@@ -392,11 +392,25 @@ fn skill_level_weakens_the_search() {
     assert_refused(&mut engine, "SkillLevel", "-1");
     engine.send("position startpos moves 7g7f 3c3d");
     let (ms, _, lines) = timed_go(&mut engine, "go btime 0 wtime 0 byoyomi 3000");
-    let nodes = lines.iter().filter_map(|l| field(l, "nodes")).max().unwrap_or(0);
-    assert!(ms < 2000 && nodes < 1000, "level 0: {nodes} nodes in {ms} ms: {lines:?}");
+    let nodes = lines
+        .iter()
+        .filter_map(|l| field(l, "nodes"))
+        .max()
+        .unwrap_or(0);
+    assert!(
+        ms < 2000 && nodes < 1000,
+        "level 0: {nodes} nodes in {ms} ms: {lines:?}"
+    );
     engine.send("setoption name SkillLevel value 20");
     let (_, _, lines) = timed_go(&mut engine, "go btime 0 wtime 0 byoyomi 1000");
-    let full = lines.iter().filter_map(|l| field(l, "nodes")).max().unwrap_or(0);
-    assert!(full > 10 * nodes.max(1), "level 20: {full} nodes, level 0: {nodes}");
+    let full = lines
+        .iter()
+        .filter_map(|l| field(l, "nodes"))
+        .max()
+        .unwrap_or(0);
+    assert!(
+        full > 10 * nodes.max(1),
+        "level 20: {full} nodes, level 0: {nodes}"
+    );
     engine.finish(true, SEARCH);
 }

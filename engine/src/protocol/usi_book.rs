@@ -330,7 +330,7 @@ mod tests {
         assert_eq!(pos.format_move(all[0].mv), "7g7f");
         assert_eq!(
             all[0].ponder.map(|p| {
-                let mut c = pos.clone();
+                let mut c = pos;
                 c.make_move(all[0].mv);
                 c.format_move(p)
             }),
