@@ -108,6 +108,7 @@ impl<G: Game> Book<G> {
         let line = self.entry(line_seed);
         let on_top = random_opening(&line.position, plies, ply_seed);
         Opening {
+            start: line.start.clone(),
             position: on_top.position,
             moves: line.moves.iter().chain(&on_top.moves).copied().collect(),
             history: line
@@ -154,6 +155,7 @@ fn parse_line<G: Game>(line: &str) -> Result<Opening<G>, String> {
         }
     };
     let mut opening = Opening {
+        start: position.clone(),
         position,
         moves: Vec::new(),
         history: Vec::new(),

@@ -235,6 +235,10 @@ enum Command {
         /// Adjudicate a draw after this many plies of the game proper.
         #[arg(long, default_value_t = 400)]
         max_plies: u32,
+        /// Write every game into this folder: chess as `games.pgn`, shogi as KIF (`.kifu`) and
+        /// CSA files, with an `index.tsv` of results and final positions.
+        #[arg(long, value_name = "DIR")]
+        records: Option<PathBuf>,
     },
     /// Tune the search parameters by SPSA over fixed-node self-play (resumable from --state);
     /// prints the tuned values for `match --a-params`.
@@ -255,6 +259,9 @@ enum Command {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
+    /// Write stored self-play games (data files, run directories, pools) as game records:
+    /// PGN for chess, KIF and CSA for shogi.
+    Records(datagen::records_command::RecordsArgs),
     /// Combine `match --result` files (shards, and rounds with other seeds) into one Elo ± error
     /// and an optional SPRT verdict.
     MatchMerge {
@@ -446,6 +453,7 @@ fn main() -> Result<()> {
             resign,
             draw,
             max_plies,
+            records,
         } => {
             let shard = shard.unwrap_or(Shard::WHOLE);
             let adjudication = datagen::adjudication_args::adjudication(&resign, &draw, max_plies)?;
@@ -490,6 +498,7 @@ fn main() -> Result<()> {
                 result,
                 prior,
                 row,
+                records,
             };
             dispatch_game!(game, G => match_for::<G>(
                 &[a, b],
@@ -560,6 +569,9 @@ fn main() -> Result<()> {
         } => {
             dispatch_game!(game, G => datagen::digest::print_digest::<G>(&inputs, per_game))
         }
+        Command::Records(args) => {
+            dispatch_game!(args.game, G => datagen::records_command::run::<G>(&args))
+        }
         Command::MatchMerge { sprt, row, files } => {
             row.check()?;
             let sprt = sprt.as_deref().map(parse_sprt).transpose()?;
@@ -590,6 +602,8 @@ struct MatchSplit {
     prior: Vec<PathBuf>,
     /// The results-table row to append (`--result-row`).
     row: datagen::results_table::ResultRowArgs,
+    /// Where to write the game records (`--records`).
+    records: Option<PathBuf>,
 }
 
 fn match_for<G: DatagenGame>(
@@ -716,6 +730,7 @@ fn match_for<G: DatagenGame>(
             &mut verifier,
         )
     };
+    let record_limits = setup.limits.clone();
     let prior = prior_counts(&split.prior, &setup, openings.seed)?;
     let row_setup = setup.clone();
     let result_of = {
@@ -764,7 +779,12 @@ fn match_for<G: DatagenGame>(
             }
         }
     }));
-    let report = run_match_with_openings(&opening, &first, &second, &config, &|_| {});
+    let recorder =
+        datagen::match_records::MatchRecorder::create(split.records.as_deref(), &record_limits)?;
+    let report = run_match_with_openings(&opening, &first, &second, &config, &|game| {
+        recorder.record(game)
+    });
+    recorder.finish()?;
     sente::try_println!("{report}")?;
     if let Some(path) = &split.result {
         result_of(&report, true).write(path)?;

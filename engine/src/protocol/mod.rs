@@ -23,6 +23,8 @@ pub mod session_core;
 pub mod tablebase_setup;
 pub mod uci_usi;
 pub mod usi;
+pub mod usi_book;
+pub mod usi_options;
 
 #[cfg(test)]
 mod testing;

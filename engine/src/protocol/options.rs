@@ -4,6 +4,7 @@
 //! Each protocol shows a subset (`OptionTable`) under its own spellings (Stockfish's for UCI,
 //! YaneuraOu's for USI, the union for CECP); all of them write into one `EngineSettings`.
 
+use super::usi_options::{self, UsiOption, UsiSettings, UsiValue};
 use crate::search::SearchOptions;
 use crate::shogi::{EnteringKingRule, ShogiRules};
 
@@ -56,6 +57,8 @@ pub enum OptionId {
     BookBestMove,
     BookDepth,
     DebugLogFile,
+    /// YaneuraOu's USI extensions (`usi_options`).
+    Usi(UsiOption),
 }
 
 /// One declared option.
@@ -153,6 +156,8 @@ pub struct EngineSettings {
     pub book: BookSettings,
     /// Where every line in and out is logged (`Debug Log File`); empty: nowhere.
     pub debug_log_file: String,
+    /// YaneuraOu's USI extensions beyond the search options.
+    pub usi: UsiSettings,
 }
 
 /// How the engine plays from its own opening book.
@@ -194,6 +199,7 @@ impl Default for EngineSettings {
             syzygy_path: String::new(),
             book: BookSettings::default(),
             debug_log_file: String::new(),
+            usi: UsiSettings::default(),
         }
     }
 }
@@ -447,13 +453,32 @@ const USI_OPTIONS: &[OptionDef] = &[
         OptionKind::Spin {
             default: 10,
             min: 0,
-            max: 5000,
+            max: 10_000,
         },
     ),
     EVAL_FILE,
     ENTERING_KING,
     MAX_MOVES_TO_DRAW,
     DEBUG_LOG_FILE_NO_SPACES,
+    usi_options::YANEURAOU_OPTIONS[0],
+    usi_options::YANEURAOU_OPTIONS[1],
+    usi_options::YANEURAOU_OPTIONS[2],
+    usi_options::YANEURAOU_OPTIONS[3],
+    usi_options::YANEURAOU_OPTIONS[4],
+    usi_options::YANEURAOU_OPTIONS[5],
+    usi_options::YANEURAOU_OPTIONS[6],
+    usi_options::YANEURAOU_OPTIONS[7],
+    usi_options::YANEURAOU_OPTIONS[8],
+    usi_options::YANEURAOU_OPTIONS[9],
+    usi_options::YANEURAOU_OPTIONS[10],
+    usi_options::YANEURAOU_OPTIONS[11],
+    usi_options::YANEURAOU_OPTIONS[12],
+    usi_options::YANEURAOU_OPTIONS[13],
+    usi_options::YANEURAOU_OPTIONS[14],
+    usi_options::YANEURAOU_OPTIONS[15],
+    usi_options::YANEURAOU_OPTIONS[16],
+    usi_options::YANEURAOU_OPTIONS[17],
+    usi_options::YANEURAOU_OPTIONS[18],
 ];
 
 /// USI options GUIs send without the engine declaring them (Shogidokoro); accepted silently.
@@ -656,6 +681,16 @@ fn store(settings: &mut EngineSettings, id: OptionId, value: Value) -> OptionEff
         OptionId::MaxMovesToDraw => {
             settings.rules.shogi.max_plies = int(&value) as u32;
             return OptionEffect::RulesChanged;
+        }
+        OptionId::Usi(id) => {
+            let value = match &value {
+                Value::Bool(b) => UsiValue::Bool(*b),
+                Value::Int(n) => UsiValue::Int(*n),
+                Value::Text(text) => UsiValue::Text(text),
+                Value::Pressed => UsiValue::Bool(true),
+            };
+            let time = &mut settings.search.time_shaping;
+            return usi_options::store(&mut settings.usi, time, id, value);
         }
     }
     OptionEffect::None

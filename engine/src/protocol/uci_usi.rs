@@ -10,10 +10,12 @@ use super::move_history::{has_legal_move, legal_moves, MoveHistory};
 use super::options::{split_setoption, uci_declaration, OptionEffect, OptionError, OptionTable};
 use super::output::Output;
 use super::session_core::{pv_text, SessionBase, SessionCore, Voice};
+use super::usi_book::BookState;
 use super::{usi, Flow, Protocol, ProtocolGame, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::game::{Game, GameResult};
 use crate::search::{Limits, Score, ScoreBound, SearchEvent, SearchInfo};
 use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 impl Dialect {
@@ -45,6 +47,13 @@ pub struct UciUsiSession<G: ProtocolGame> {
     /// move during `go infinite` or `go ponder`).
     held_answer: Option<Vec<String>>,
     debug: bool,
+    /// USI: the `BookFile` book, read when the option names a new file.
+    book: BookState<G>,
+    /// Whether the running (or last) search is an analysis (`go infinite`): it never resigns.
+    analysis: bool,
+    /// The last exact first-line `info` the running search printed, and its first move
+    /// (`ConsiderationMode` repeats or replaces it before `bestmove`).
+    last_pv: Arc<Mutex<Option<(String, String)>>>,
 }
 
 impl<G: ProtocolGame> UciUsiSession<G> {
@@ -62,6 +71,9 @@ impl<G: ProtocolGame> UciUsiSession<G> {
             refused_position: None,
             held_answer: None,
             debug: false,
+            book: BookState::default(),
+            analysis: false,
+            last_pv: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -97,6 +109,45 @@ impl<G: ProtocolGame> UciUsiSession<G> {
             Err(OptionError::Unknown(name)) => self.info(&format!("No such option: {name}")),
             Err(error) => self.info(&format!("{error}; value ignored")),
         }
+        self.sync_book();
+    }
+
+    /// USI: reads the book `BookFile` names when it changed, saying what became of it.
+    fn sync_book(&mut self) {
+        if self.dialect == Dialect::Usi {
+            if let Some(message) = self.book.sync(&self.core.settings.usi.book) {
+                self.info(&message);
+            }
+        }
+    }
+
+    /// USI: the book's answer to `root` (an `info` line and `bestmove`), if it has one.
+    fn book_answer(&mut self, root: &G) -> Option<Vec<String>> {
+        let book = &self.core.settings.usi.book;
+        let chosen = self.book.choose(root, book)?;
+        let best = root.format_move(chosen.mv);
+        let mut after = root.clone();
+        after.make_move(chosen.mv);
+        let ponder = chosen.ponder.map(|p| after.format_move(p));
+        let pv = match &ponder {
+            Some(p) => format!("{best} {p}"),
+            None => best.clone(),
+        };
+        let mut bestmove = format!("bestmove {best}");
+        if let Some(p) = &ponder {
+            bestmove.push_str(&format!(" ponder {p}"));
+        }
+        Some(vec![
+            format!(
+                "info string book move {best} (eval {}, depth {}, count {})",
+                chosen.eval, chosen.depth, chosen.count
+            ),
+            format!(
+                "info depth {} seldepth {} multipv 1 score cp {} nodes 0 nps 0 time 0 pv {pv}",
+                chosen.depth, chosen.depth, chosen.eval
+            ),
+            bestmove,
+        ])
     }
 
     fn replay_position(&mut self) {
@@ -229,12 +280,21 @@ impl<G: ProtocolGame> UciUsiSession<G> {
             return;
         }
         let hold = params.ponder || params.is_unbounded(dialect);
+        let analysis = params.is_unbounded(dialect) && !params.ponder;
+        self.analysis = analysis;
+        *self.last_pv.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        let consider = self.core.settings.usi.consideration_mode;
         let immediate = if !has_legal_move(&root) {
             Some(self.no_move_answer(&root))
         } else if self.dialect == Dialect::Usi && root.can_declare_win() {
             Some(vec!["bestmove win".to_string()])
         } else if let Some(m) = (!hold).then(|| self.core.book_move()).flatten() {
             Some(vec![format!("bestmove {}", root.format_move(m))])
+        } else if let Some(lines) = (self.dialect == Dialect::Usi && !analysis && !consider)
+            .then(|| self.book_answer(&root))
+            .flatten()
+        {
+            Some(lines)
         } else if let Some(why) = root.search_refusal() {
             // A legal answer without a search: the first legal move.
             let first = legal_moves(&root)[0];
@@ -260,9 +320,17 @@ impl<G: ProtocolGame> UciUsiSession<G> {
                 Err(error) => self.info(&format!("searchmoves: {error} ignored")),
             }
         }
+        let usi_settings = &self.core.settings.usi;
+        let (depth, nodes) = match self.dialect {
+            Dialect::Usi => (
+                usi_settings.depth(params.depth),
+                usi_settings.nodes(params.nodes),
+            ),
+            Dialect::Uci => (params.depth, params.nodes),
+        };
         let limits = Limits {
-            depth: params.depth,
-            nodes: params.nodes,
+            depth,
+            nodes,
             move_time_ms: params.move_time,
             mate_in: match params.mate {
                 Some(MateRequest::Moves(n)) => Some(n),
@@ -273,17 +341,27 @@ impl<G: ProtocolGame> UciUsiSession<G> {
             search_moves,
         };
         let settings = &self.core.settings;
+        let mut options = settings.search_options();
+        if self.dialect == Dialect::Usi {
+            if let Some(elo) = crate::search::strength::skill_level_elo(settings.usi.skill_level) {
+                options.limit_elo = Some(elo);
+            }
+        }
         let request = SearchRequest {
             root: root.clone(),
             history: self.core.history.history().to_vec(),
             limits,
-            options: settings.search_options(),
+            options,
             ponder: params.ponder,
             reporter: info_reporter(
                 self.dialect,
                 self.core.out.clone(),
                 root,
-                settings.search.show_wdl,
+                ReportStyle {
+                    show_wdl: settings.search.show_wdl,
+                    bound_lines: self.dialect == Dialect::Uci || settings.usi.output_fail_lh_pv,
+                    last_pv: self.last_pv.clone(),
+                },
             ),
         };
         self.core.prepare_backend();
@@ -336,6 +414,10 @@ impl<G: ProtocolGame> UciUsiSession<G> {
             self.line("bestmove win");
             return;
         }
+        if self.dialect == Dialect::Usi && !self.analysis && self.resigns(&finished) {
+            self.line("bestmove resign");
+            return;
+        }
         let best = finished.result.best.filter(|&m| root.is_legal_move(m));
         let best = match best {
             Some(m) => m,
@@ -352,6 +434,9 @@ impl<G: ProtocolGame> UciUsiSession<G> {
                 }
             },
         };
+        if self.dialect == Dialect::Usi && self.core.settings.usi.consideration_mode {
+            self.final_pv(&finished, best);
+        }
         let mut line = format!("bestmove {}", root.format_move(best));
         if let Some(ponder) = finished.result.ponder {
             let mut child = root.clone();
@@ -361,6 +446,52 @@ impl<G: ProtocolGame> UciUsiSession<G> {
             }
         }
         self.line(&line);
+    }
+
+    /// `ResignValue`: the search's score is at or below minus the value (a mate against the
+    /// side to move counts as YaneuraOu's mated score, 32000 less the plies).
+    fn resigns(&self, finished: &Finished<G>) -> bool {
+        let threshold = self.core.settings.usi.resign_value;
+        let score = match finished.result.score {
+            Score::Cp(cp) => cp,
+            Score::MatePlies(plies) if plies < 0 => -(32_000 + plies),
+            Score::MatePlies(_) => return false,
+        };
+        finished.result.best.is_some() && score <= -threshold
+    }
+
+    /// `ConsiderationMode`: the last line the GUI shows before `bestmove` starts with the move
+    /// played. The last exact PV is printed again, or, when the search was stopped after a
+    /// later root move beat it, a line for the move played.
+    fn final_pv(&self, finished: &Finished<G>, best: G::Move) {
+        let root = &finished.root;
+        let best_text = root.format_move(best);
+        let last = self
+            .last_pv
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        match last {
+            Some((first, line)) if first == best_text => self.line(&line),
+            _ => {
+                let result = &finished.result;
+                let mut pv = best_text;
+                if let Some(ponder) = result.ponder {
+                    let mut child = root.clone();
+                    child.make_move(best);
+                    if child.is_legal_move(ponder) {
+                        pv.push_str(&format!(" {}", child.format_move(ponder)));
+                    }
+                }
+                self.line(&format!(
+                    "info depth {} seldepth {} multipv 1 score {} nodes {} pv {pv}",
+                    result.depth.max(1),
+                    result.depth.max(1),
+                    usi::score_text(result.score),
+                    result.nodes
+                ));
+            }
+        }
     }
 
     /// Ends the running job (printing its answer) and prints any held answer.
@@ -397,6 +528,7 @@ impl<G: ProtocolGame> Protocol for UciUsiSession<G> {
         match (command, self.dialect) {
             ("uci", Dialect::Uci) | ("usi", Dialect::Usi) => self.identify(),
             ("isready", _) => {
+                self.sync_book();
                 self.core.sync_evaluator();
                 self.core.prepare_backend();
                 self.line("readyok");
@@ -438,15 +570,36 @@ impl<G: ProtocolGame> Protocol for UciUsiSession<G> {
     }
 }
 
+/// What the progress lines of one search show.
+struct ReportStyle {
+    show_wdl: bool,
+    /// Whether fail-high / fail-low lines are printed (USI `OutputFailLHPV`).
+    bound_lines: bool,
+    /// Where the last exact first line goes, with its first move.
+    last_pv: Arc<Mutex<Option<(String, String)>>>,
+}
+
 /// Prints `info` lines for search progress.
 fn info_reporter<G: ProtocolGame>(
     dialect: Dialect,
     out: Output,
     root: G,
-    show_wdl: bool,
+    style: ReportStyle,
 ) -> Reporter<G::Move> {
     Box::new(move |event| match event {
-        SearchEvent::Pv(info) => out.line(&info_line(dialect, &root, &info, show_wdl)),
+        SearchEvent::Pv(info) => {
+            if info.bound != ScoreBound::Exact && !style.bound_lines {
+                return;
+            }
+            let line = info_line(dialect, &root, &info, style.show_wdl);
+            if info.bound == ScoreBound::Exact && info.multipv == 1 {
+                if let Some(&first) = info.pv.first().filter(|&&m| root.is_legal_move(m)) {
+                    let mut last = style.last_pv.lock().unwrap_or_else(|e| e.into_inner());
+                    *last = Some((root.format_move(first), line.clone()));
+                }
+            }
+            out.line(&line);
+        }
         SearchEvent::CurrentMove { depth, mv, number } => {
             if root.is_legal_move(mv) {
                 out.line(&format!(
@@ -509,6 +662,49 @@ fn uci_score_text(score: Score) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn output_fail_lh_pv_decides_the_bound_lines() {
+        use super::super::output::Captured;
+        use super::super::testing::TicTacToe;
+        use crate::movelist::MoveList;
+        let root = TicTacToe::startpos();
+        let mut legal = <TicTacToe as Game>::Moves::default();
+        root.generate_legal(&mut legal);
+        let info = |bound| SearchInfo {
+            depth: 5,
+            seldepth: 5,
+            multipv: 1,
+            score: Score::Cp(10),
+            bound,
+            wdl: None,
+            nodes: 100,
+            time_ms: 1500,
+            nps: 0,
+            hashfull: 0,
+            pv: vec![legal.as_slice()[0]],
+        };
+        for bound_lines in [true, false] {
+            let captured = Captured::default();
+            let last_pv = Arc::new(Mutex::new(None));
+            let style = ReportStyle {
+                show_wdl: false,
+                bound_lines,
+                last_pv: last_pv.clone(),
+            };
+            let mut report = info_reporter(Dialect::Usi, captured.output(), root, style);
+            report(SearchEvent::Pv(info(ScoreBound::Lower)));
+            report(SearchEvent::Pv(info(ScoreBound::Upper)));
+            report(SearchEvent::Pv(info(ScoreBound::Exact)));
+            let lines = captured.lines();
+            let bounds = lines.iter().filter(|l| l.contains("bound")).count();
+            assert_eq!(bounds, if bound_lines { 2 } else { 0 }, "{lines:?}");
+            assert_eq!(lines.len(), bounds + 1);
+            // Only the exact line is what `ConsiderationMode` repeats.
+            let kept = last_pv.lock().unwrap().clone().unwrap();
+            assert_eq!(&kept.1, lines.last().unwrap());
+        }
+    }
 
     #[test]
     fn uci_mate_scores_are_moves() {

@@ -63,6 +63,8 @@ pub struct SearchOptions {
     /// Endgame-table probe settings (`SyzygyProbeDepth`, `Syzygy50MoveRule`,
     /// `SyzygyProbeLimit`); they matter only once tables are set on the searcher.
     pub tablebase: super::tablebase::TablebaseOptions,
+    /// YaneuraOu's `NetworkDelay2`, `MinimumThinkingTime` and `SlowMover` (USI).
+    pub time_shaping: super::time_shaping::TimeShaping,
 }
 
 impl Default for SearchOptions {
@@ -74,6 +76,7 @@ impl Default for SearchOptions {
             limit_elo: None,
             nodes_per_ms: 0,
             tablebase: Default::default(),
+            time_shaping: Default::default(),
         }
     }
 }

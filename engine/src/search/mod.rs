@@ -22,6 +22,7 @@ pub mod strength;
 pub mod switches;
 pub mod tablebase;
 pub mod time;
+pub mod time_shaping;
 pub mod tt;
 pub mod value;
 pub mod worker;
@@ -250,7 +251,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             time::TimePlan::of(&self.params, history.len() / 2),
             control.pondering.load(Ordering::Relaxed),
         )
-        .with_node_clock(options.nodes_per_ms);
+        .with_node_clock(options.nodes_per_ms)
+        .shaped(
+            limits,
+            root.side_to_move(),
+            options.move_overhead_ms,
+            &options.time_shaping,
+        );
         let mut legal = G::Moves::default();
         root.generate_legal(&mut legal);
         if legal.is_empty() {

@@ -32,6 +32,13 @@ pub fn strength_limit(elo: u32) -> StrengthLimit {
     }
 }
 
+/// YaneuraOu's `SkillLevel` (0 weakest .. 20 full strength) as an Elo target on the limiter's
+/// scale: `None` at 20 and above; each level below 20 is an even step from `MIN_ELO` at 0.
+pub fn skill_level_elo(level: u32) -> Option<u32> {
+    const FULL: u32 = 20;
+    (level < FULL).then(|| MIN_ELO + level * (MAX_ELO - MIN_ELO) / FULL)
+}
+
 /// Picks the index of one of the `scores` (sorted best first) within `margin_cp` of the best,
 /// uniformly, from a generator seeded by `seed` (the same position and seed give the same move).
 pub fn choose_near_best(scores: &[i32], margin_cp: i32, seed: u64) -> usize {
@@ -59,6 +66,16 @@ mod tests {
         assert!(weak.depth_cap < strong.depth_cap);
         assert!(weak.margin_cp > strong.margin_cp);
         assert_eq!(strength_limit(10), strength_limit(MIN_ELO));
+    }
+
+    #[test]
+    fn skill_levels_are_even_steps_below_full_strength() {
+        assert_eq!(skill_level_elo(20), None);
+        assert_eq!(skill_level_elo(0), Some(MIN_ELO));
+        let elos: Vec<u32> = (0..20).map(|l| skill_level_elo(l).unwrap()).collect();
+        let step = elos[1] - elos[0];
+        assert!(step > 0 && elos.windows(2).all(|w| w[1] - w[0] == step));
+        assert!(elos[19] < MAX_ELO);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::limits::{Clock, Limits};
 use super::params::SearchParams;
+use super::time_shaping::{shape_budget, TimeShaping};
 use crate::game::Side;
 use std::time::Instant;
 
@@ -149,6 +150,8 @@ pub struct TimeManager {
     nodes_per_ms: u64,
     /// The search's node count when last observed (node clock only).
     nodes: u64,
+    /// Before this, the soft bound does not end the search (`MinimumThinkingTime`).
+    floor_ms: u64,
 }
 
 impl TimeManager {
@@ -177,7 +180,27 @@ impl TimeManager {
             waiting_for_ponderhit: pondering,
             nodes_per_ms: 0,
             nodes: 0,
+            floor_ms: 0,
         }
+    }
+
+    /// Applies YaneuraOu's time options to a clock's budget (`time_shaping`); searches without
+    /// a clock (move time, infinite, depth or nodes only) keep theirs.
+    pub fn shaped<M>(
+        mut self,
+        limits: &Limits<M>,
+        side: Side,
+        move_overhead_ms: u64,
+        shaping: &TimeShaping,
+    ) -> Self {
+        if let (Some(budget), Some(clock), None) =
+            (self.budget, limits.clock.as_ref(), limits.move_time_ms)
+        {
+            let shaped = shape_budget(budget, clock, side, move_overhead_ms, shaping);
+            self.budget = Some(shaped.budget);
+            self.floor_ms = shaped.floor_ms;
+        }
+        self
     }
 
     /// Counts time in searched nodes, `nodes_per_ms` to the millisecond (0: wall time).
@@ -224,7 +247,9 @@ impl TimeManager {
     pub fn soft_expired(&self, scale_permille: u64) -> bool {
         !self.waiting_for_ponderhit
             && self.budget.is_some_and(|b| {
-                let soft = (b.soft_ms * scale_permille / 1000).min(b.hard_ms);
+                let soft = (b.soft_ms * scale_permille / 1000)
+                    .max(self.floor_ms)
+                    .min(b.hard_ms);
                 self.elapsed_ms() >= soft
             })
     }

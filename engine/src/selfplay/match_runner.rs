@@ -275,9 +275,13 @@ where
                         return;
                     }
                     let opening = opening_for_pair(pair);
-                    let game_a_first = play_game(&opening, [&mut a, &mut b], &config.adjudication);
+                    let mut game_a_first =
+                        play_game(&opening, [&mut a, &mut b], &config.adjudication);
+                    game_a_first.players = [first.name.clone(), second.name.clone()];
                     on_game(&game_a_first);
-                    let game_b_first = play_game(&opening, [&mut b, &mut a], &config.adjudication);
+                    let mut game_b_first =
+                        play_game(&opening, [&mut b, &mut a], &config.adjudication);
+                    game_b_first.players = [second.name.clone(), first.name.clone()];
                     on_game(&game_b_first);
                     let points = [
                         half_points(game_a_first.winner, Side::First),

@@ -9,6 +9,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// A start position for a game pair and how it was reached.
 #[derive(Clone, Debug)]
 pub struct Opening<G: Game> {
+    /// The position `moves` start from (game records begin here).
+    pub start: G,
     pub position: G,
     pub moves: Vec<G::Move>,
     pub history: Vec<HistoryEntry>,
@@ -22,6 +24,7 @@ pub fn random_opening<G: Game>(start: &G, plies: u32, seed: u64) -> Opening<G> {
     let mut moves = G::Moves::default();
     for _attempt in 0..64 {
         let mut opening = Opening {
+            start: start.clone(),
             position: start.clone(),
             moves: Vec::new(),
             history: Vec::new(),
@@ -55,6 +58,7 @@ pub fn random_opening<G: Game>(start: &G, plies: u32, seed: u64) -> Opening<G> {
         }
     }
     Opening {
+        start: start.clone(),
         position: start.clone(),
         moves: Vec::new(),
         history: Vec::new(),

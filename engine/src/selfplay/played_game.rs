@@ -208,6 +208,10 @@ pub enum GameEnd {
 /// ended.
 #[derive(Clone, Debug)]
 pub struct PlayedGame<G: Game> {
+    /// The position the opening moves start from.
+    pub start: G,
+    /// The players' names, first mover first (set by the match runner; empty elsewhere).
+    pub players: [String; 2],
     pub opening: Vec<G::Move>,
     pub moves: Vec<G::Move>,
     /// The mover's score for each of `moves`.
@@ -246,6 +250,8 @@ pub fn play_game<G: Game>(
     let mut position = opening.position.clone();
     let mut history = opening.history.clone();
     let mut record = PlayedGame {
+        start: opening.start.clone(),
+        players: [String::new(), String::new()],
         opening: opening.moves.clone(),
         moves: Vec::new(),
         scores: Vec::new(),
