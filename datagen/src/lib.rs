@@ -5,9 +5,12 @@
 
 pub mod adjudication_args;
 pub mod book;
+pub mod cli;
 pub mod digest;
 pub mod generate;
+pub mod generate_run;
 pub mod inspect;
+pub mod match_play;
 pub mod match_result;
 pub mod players;
 pub mod pool;

@@ -155,7 +155,7 @@ echo "single: $SINGLE_DIGEST"
 [ "$POOL_DIGEST" = "$SINGLE_DIGEST" ] || { echo "the pool differs from the single run" >&2; exit 1; }
 
 say "checking the merged match against one unsharded match"
-"$DATAGEN" match --game "$GAME" --a "$NET" --b classical --pairs "$PAIRS" --nodes "$NODES" \
+"$DATAGEN" match --game "$GAME" --a-net "$NET" --b-net classical --pairs "$PAIRS" --nodes "$NODES" \
     --verify-nodes 200 --seed 7 --threads "$CPUS" --result "$WORK/whole-match.txt" >/dev/null
 WHOLE="$("$DATAGEN" match-merge --sprt 0,10 "$WORK/whole-match.txt")"
 [ "$WHOLE" = "$(cat "$WORK/match/merged.txt")" ] || {

@@ -1,0 +1,82 @@
+//! `datagen`'s command line: the subcommands, one argument struct each in its own module, with
+//! the groups they share (evaluator, openings, limits, search changes) flattened in. `main`
+//! parses [`Cli`] and calls [`Command::execute`].
+
+pub mod digest_args;
+pub mod evaluator_args;
+pub mod limit_args;
+pub mod match_args;
+pub mod match_merge_args;
+pub mod opening_args;
+pub mod pool_args;
+pub mod positions_args;
+pub mod run_args;
+pub mod search_change_args;
+pub mod stats_args;
+pub mod verify_args;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(version, about = "Sente self-play data generation and matches")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+// Parsed once per process: the size of the largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Subcommand)]
+pub enum Command {
+    /// Generate self-play games into DIR/data.bin (resumes a killed run with the same arguments).
+    Run(run_args::RunArgs),
+    /// Re-label the scores of existing data (files, run directories, pools) with EVALUATOR at
+    /// --nodes per position into OUT/data.bin (resumes a killed rescoring with the same
+    /// arguments); `pool add` takes OUT.
+    Rescore(crate::rescore::RescoreSettings),
+    /// Games, positions, results and histograms of data files (a run directory stands for its
+    /// data file, a pool for its files).
+    Stats(stats_args::StatsArgs),
+    /// Check every chunk's checksum and replay every game through the rules (data files, run
+    /// directories, pools).
+    Verify(verify_args::VerifyArgs),
+    /// Print every EVERY-th recorded position (FEN / SFEN, one per line) of data files, e.g. as
+    /// `sente bench GAME --positions FILE` input.
+    Positions(positions_args::PositionsArgs),
+    /// Play paired games between two evaluators (node limit or real clock) and report Elo,
+    /// losses on time and an SPRT verdict.
+    Match(match_args::MatchArgs),
+    /// Tune the search parameters by SPSA over fixed-node self-play (resumable from --state);
+    /// prints the tuned values for `match --a-params`.
+    Spsa(crate::tune::SpsaSettings),
+    /// Data pools: directories of verified datagen files with a manifest (pool.tsv).
+    Pool {
+        #[command(subcommand)]
+        command: pool_args::PoolCommand,
+    },
+    /// Canonical listing of the games of pools, run directories or data files (with run.txt
+    /// beside them), by (seed, nodes, global game index): equal digests, equal games.
+    Digest(digest_args::DigestArgs),
+    /// Combine `match --result` files (shards, and rounds with other seeds) into one Elo ± error
+    /// and an optional SPRT verdict.
+    MatchMerge(match_merge_args::MatchMergeArgs),
+}
+
+impl Command {
+    /// Runs the subcommand.
+    pub fn execute(self) -> Result<()> {
+        match self {
+            Command::Run(args) => args.execute(),
+            Command::Rescore(settings) => crate::rescore::execute(&settings),
+            Command::Stats(args) => args.execute(),
+            Command::Verify(args) => args.execute(),
+            Command::Positions(args) => args.execute(),
+            Command::Match(args) => args.execute().map(|_| ()),
+            Command::Spsa(settings) => crate::tune::execute(&settings),
+            Command::Pool { command } => command.execute(),
+            Command::Digest(args) => args.execute(),
+            Command::MatchMerge(args) => args.execute(),
+        }
+    }
+}
