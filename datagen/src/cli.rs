@@ -5,6 +5,7 @@
 pub mod digest_args;
 pub mod evaluator_args;
 pub mod limit_args;
+pub mod loop_args;
 pub mod match_args;
 pub mod match_merge_args;
 pub mod opening_args;
@@ -61,6 +62,9 @@ pub enum Command {
     /// Combine `match --result` files (shards, and rounds with other seeds) into one Elo ± error
     /// and an optional SPRT verdict.
     MatchMerge(match_merge_args::MatchMergeArgs),
+    /// The network loop of one game (rescore → generate → pool → train → match rounds →
+    /// promote → publish), resumable from a kill at any moment; settings in a TOML file.
+    Loop(loop_args::LoopArgs),
 }
 
 impl Command {
@@ -77,6 +81,40 @@ impl Command {
             Command::Pool { command } => command.execute(),
             Command::Digest(args) => args.execute(),
             Command::MatchMerge(args) => args.execute(),
+            Command::Loop(args) => args.execute(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The defaults the loop passes to the library are the command line's.
+    #[test]
+    fn the_loops_defaults_are_the_command_lines() {
+        let Command::Run(run) =
+            Cli::parse_from(["datagen", "run", "--game", "chess", "--out", "x"]).command
+        else {
+            unreachable!()
+        };
+        assert_eq!(run.openings.random_plies, opening_args::RANDOM_PLIES);
+        assert_eq!(run.openings.verify_nodes, opening_args::VERIFY_NODES);
+        assert_eq!(run.openings.verify_margin, run_args::RUN_VERIFY_MARGIN);
+        assert_eq!(run.evaluator.net, "classical");
+        let Command::Match(m) = Cli::parse_from([
+            "datagen", "match", "--game", "chess", "--a", "x", "--b", "y",
+        ])
+        .command
+        else {
+            unreachable!()
+        };
+        assert_eq!((m.nets.a_net.as_str(), m.nets.b_net.as_str()), ("x", "y"));
+        assert_eq!(m.openings.verify_margin, match_args::MATCH_VERIFY_MARGIN);
+        assert_eq!(
+            (m.resign.as_str(), m.draw.as_str(), m.max_plies),
+            (match_args::RESIGN, match_args::DRAW, match_args::MAX_PLIES)
+        );
+        assert_eq!(m.limits.move_overhead, match_args::MOVE_OVERHEAD_MS);
     }
 }

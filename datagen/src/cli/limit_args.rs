@@ -22,7 +22,7 @@ pub struct LimitArgs {
     pub b_nodes: Option<u64>,
     /// With --tc: time (ms) each search keeps in reserve for the move's overhead; raise it
     /// on a busy machine if players lose on time by small margins.
-    #[arg(long, default_value_t = 10, requires = "tc")]
+    #[arg(long, default_value_t = super::match_args::MOVE_OVERHEAD_MS, requires = "tc")]
     pub move_overhead: u64,
     /// With --tc: a node clock, N nodes to the millisecond (Stockfish's "nodestime"). Both
     /// players budget and are charged searched nodes instead of wall time, so a time

@@ -13,6 +13,15 @@ use sente::selfplay::{MatchConfig, MatchReport, PriorCounts};
 use sente_data::shard::Shard;
 use std::path::PathBuf;
 
+/// `--verify-margin`'s default in a match (the literal below must say the same).
+pub const MATCH_VERIFY_MARGIN: i32 = 200;
+/// Adjudication defaults.
+pub const RESIGN: &str = "1000:8";
+pub const DRAW: &str = "10:12:80";
+pub const MAX_PLIES: u32 = 400;
+/// `--move-overhead`'s default (ms).
+pub const MOVE_OVERHEAD_MS: u64 = 10;
+
 #[derive(Clone, Debug, Args)]
 #[command(mut_arg("verify_margin", |a| a.default_value("200").required(false)))]
 pub struct MatchArgs {
@@ -53,14 +62,14 @@ pub struct MatchArgs {
     pub prior: Vec<PathBuf>,
     /// Adjudicate a win once CP:PLIES (PLIES plies in a row, in both players' reports, show
     /// one side ahead by CP centipawns or more), or `off`. OpenBench plays `400:6`.
-    #[arg(long, value_name = "CP:PLIES", default_value = "1000:8")]
+    #[arg(long, value_name = "CP:PLIES", default_value = RESIGN)]
     pub resign: String,
     /// Adjudicate a draw once CP:PLIES:FROM_PLY (PLIES plies in a row within CP of 0, from
     /// game ply FROM_PLY on), or `off`. OpenBench plays `10:16:68`.
-    #[arg(long, value_name = "CP:PLIES:FROM_PLY", default_value = "10:12:80")]
+    #[arg(long, value_name = "CP:PLIES:FROM_PLY", default_value = DRAW)]
     pub draw: String,
     /// Adjudicate a draw after this many plies of the game proper.
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = MAX_PLIES)]
     pub max_plies: u32,
 }
 

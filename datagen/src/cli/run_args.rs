@@ -14,6 +14,9 @@ use sente_data::shard::Shard;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// `--verify-margin`'s default in self-play (the literal below must say the same).
+pub const RUN_VERIFY_MARGIN: i32 = 300;
+
 #[derive(Clone, Debug, Args)]
 #[command(mut_arg("net", |a| a.default_value("classical").required(false)))]
 #[command(mut_arg("verify_margin", |a| a.default_value("300").required(false)))]
