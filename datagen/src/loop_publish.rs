@@ -72,7 +72,10 @@ pub fn publish(config: &LoopConfig) -> Result<usize> {
         published += 1;
     }
     if published > 0 {
-        tuner::elo_history::plot_elo_history(&history_path, &nets)?;
+        // The plot is for people: one that cannot be drawn is a warning, the nets are published.
+        if let Err(e) = tuner::elo_history::plot_elo_history(&history_path, &nets) {
+            log(game, &format!("publish: warning: no Elo plot ({e:#})"));
+        }
     }
     Ok(published)
 }

@@ -105,7 +105,7 @@ enum Command {
     },
     /// Draw the Elo-per-generation plot (`elo.png`, `elo.svg`) of the promoted nets.
     EloPlot {
-        /// The promotion history written by `scripts/loop/promote.sh`.
+        /// The promotion history written by `datagen loop --publish`.
         #[arg(long, default_value = "nets/history.tsv")]
         history: PathBuf,
         /// Directory the plots go to.
