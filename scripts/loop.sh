@@ -46,8 +46,16 @@ case "$command" in
         exec 9< "$LOCK"
         if flock -n 9; then echo "stop: no loop of $GAME is running"; exit 0; fi
         PID="$(head -n 1 "$LOCK")"
-        if [[ "$PID" =~ ^[0-9]+$ ]] && tr '\0' ' ' < "/proc/$PID/cmdline" 2>/dev/null | grep -q " loop "; then
-            kill -TERM "$PID"
+        descendants() {
+            local child
+            for child in $(ps -o pid= --ppid "$1"); do echo "$child"; descendants "$child"; done
+        }
+        # Only a live loop: `datagen loop`, or the shell loop (run.sh) this program replaced,
+        # whose steps (datagen, tuner) are its descendants and hold its lock too.
+        if [[ "$PID" =~ ^[0-9]+$ ]] && tr '\0' ' ' < "/proc/$PID/cmdline" 2>/dev/null | grep -qE " loop |run\.sh"; then
+            mapfile -t TREE < <(descendants "$PID")
+            kill -TERM "$PID" "${TREE[@]}" 2>/dev/null || true
+            echo "stop: sent TERM to the loop of $GAME (process $PID) and ${#TREE[@]} processes it started"
         fi
         flock -w "${WAIT:-60}" 9 || { echo "stop: $LOCK is still held" >&2; exit 1; }
         echo "stop: the loop of $GAME has stopped"
