@@ -113,7 +113,7 @@ pub fn rescore_step<G: DatagenGame>(
                 net: Some(PathBuf::from(&state.best_net)),
                 move_files: false,
             };
-            crate::pool::add::<G>(&pool, &[out.clone()], &options)?;
+            crate::pool::add::<G>(&pool, std::slice::from_ref(&out), &options)?;
             log(
                 game,
                 &format!(
