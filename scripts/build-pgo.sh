@@ -15,7 +15,7 @@
 #
 # Needs `llvm-profdata` of the LLVM that rustc uses: rustup's `llvm-tools` component (installed
 # here with `rustup component add llvm-tools` when missing). The plain `cargo build --release`
-# needs none of this; the loop uses the profiled binaries with `PGO=1 scripts/loop/run.sh install`.
+# needs none of this; the loop uses the profiled binaries with `PGO=1 scripts/loop.sh install`.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

@@ -38,7 +38,7 @@ impl MatchRecorder {
         if let Err(e) = writer.write(&record) {
             let mut error = self.error.lock().unwrap_or_else(|e| e.into_inner());
             if error.is_none() {
-                eprintln!("match: error writing a game record: {e:#}");
+                sente::eprintln_best_effort!("match: error writing a game record: {e:#}");
                 *error = Some(e);
             }
         }

@@ -93,7 +93,7 @@ pub fn run<G: Game>(args: &RecordsArgs) -> Result<()> {
                     Err(e) => failure = Some(e),
                 },
                 Err(e) => {
-                    eprintln!("{} game {index}: {e:#}; skipped", file.display());
+                    sente::eprintln_best_effort!("{} game {index}: {e:#}; skipped", file.display());
                     skipped += 1;
                 }
             }
@@ -105,9 +105,9 @@ pub fn run<G: Game>(args: &RecordsArgs) -> Result<()> {
     if written == 0 && skipped > 0 {
         bail!("no game replayed ({skipped} skipped)");
     }
-    println!(
+    sente::try_println!(
         "{written} records written to {} ({skipped} games skipped)",
         args.out.display()
-    );
+    )?;
     Ok(())
 }

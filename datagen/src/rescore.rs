@@ -37,9 +37,9 @@ use std::time::Instant;
 pub struct RescoreSettings {
     #[arg(long)]
     pub game: GameKind,
-    /// The evaluator that labels the positions: `classical`, `default` or a net file.
-    #[arg(long)]
-    pub net: String,
+    /// The evaluator that labels the positions.
+    #[command(flatten)]
+    pub evaluator: crate::cli::evaluator_args::EvaluatorArgs,
     /// Node limit of each position's search.
     #[arg(long)]
     pub nodes: u64,
@@ -52,9 +52,14 @@ pub struct RescoreSettings {
     /// Data files, run directories or pools, rescored in this order.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
-    /// Search switches changed from the game's defaults, as `datagen run --search` takes them.
-    #[arg(long, default_value = crate::generate::DATAGEN_SEARCH)]
-    pub search: String,
+    #[command(flatten)]
+    pub search: crate::cli::search_change_args::SearchChangeArgs,
+}
+
+/// `datagen rescore`: [`rescore`] for the settings' game.
+pub fn execute(settings: &RescoreSettings) -> Result<()> {
+    sente::dispatch_game!(settings.game, G => rescore::<G>(settings))?;
+    Ok(())
 }
 
 /// One input data file, checked whole before anything is searched.
@@ -117,7 +122,7 @@ fn manifest(settings: &RescoreSettings, label: &str, search: &str, sources: &[So
         settings.game,
         settings.nodes,
         sources_seed(sources),
-        settings.net,
+        settings.evaluator.net,
         sources.len()
     );
     // Only rescorings that change a switch name one, so older ones stay resumable.
@@ -340,12 +345,12 @@ pub fn rescore<G: DatagenGame>(settings: &RescoreSettings) -> Result<GenerateSum
     if settings.game != game_kind::<G>() {
         bail!("--game {} for {} data", settings.game, G::NAME);
     }
-    let search = crate::generate::search_changes::<G>(&settings.search)?;
+    let search = crate::generate::search_changes::<G>(&settings.search.search)?;
     let features = SearchFeatures::for_game::<G>()
         .with_changes(&search)
         .map_err(anyhow::Error::msg)?;
-    let evaluator = G::load_eval(&settings.net)?;
-    let label = evaluator_label(&settings.net)?;
+    let evaluator = G::load_eval(&settings.evaluator.net)?;
+    let label = evaluator_label(&settings.evaluator.net)?;
     let sources = check_sources::<G>(&settings.inputs)?;
     let out = &settings.out;
     let data = run_data_file(out);

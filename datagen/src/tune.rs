@@ -15,12 +15,13 @@ use std::path::PathBuf;
 
 /// What `datagen spsa` was asked to do (its command-line arguments).
 #[derive(Clone, Debug, clap::Args)]
+#[command(mut_arg("net", |a| a.default_value("default").required(false)))]
 pub struct SpsaSettings {
     #[arg(long)]
     pub game: GameKind,
-    /// Both sides' evaluator: `classical`, `default` or a net file.
-    #[arg(long, default_value = "default")]
-    pub eval: String,
+    /// Both sides' evaluator.
+    #[command(flatten)]
+    pub evaluator: crate::cli::evaluator_args::EvaluatorArgs,
     /// Parameters to tune, comma-separated (all when left out); see `--list`.
     #[arg(long = "params", value_delimiter = ',')]
     pub names: Vec<String>,
@@ -122,7 +123,7 @@ pub fn run_spsa<G: DatagenGame>(settings: &SpsaSettings, out: &mut dyn Write) ->
     } else {
         fresh
     };
-    let eval = G::load_eval(&settings.eval)?;
+    let eval = G::load_eval(&settings.evaluator.net)?;
     let start_position = G::start_position(false);
     let tc = settings.tc.map(|tc| tc.with_byoyomi(settings.byoyomi));
     let player = |name: &str, params: SearchParams| {
@@ -191,4 +192,13 @@ fn estimate_line(spsa: &Spsa) -> String {
         .map(|p| format!("{}={:.2}", p.spec.name, p.value))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// `datagen spsa`: the parameter list (`--list`) or the tuning, for the settings' game.
+pub fn execute(settings: &SpsaSettings) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    if settings.list {
+        return Ok(sente::dispatch_game!(settings.game, G => print_parameter_list::<G>(&mut out))?);
+    }
+    sente::dispatch_game!(settings.game, G => run_spsa::<G>(settings, &mut out))
 }

@@ -11,9 +11,9 @@ fn classical_match(extra: &[&'static str]) -> Vec<&'static str> {
         "match",
         "--game",
         "chess",
-        "--a",
+        "--a-net",
         "classical",
-        "--b",
+        "--b-net",
         "classical",
     ];
     args.extend_from_slice(extra);

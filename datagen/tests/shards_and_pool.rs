@@ -231,7 +231,7 @@ fn a_sharded_match_merges_to_the_whole_match() {
     std::fs::create_dir_all(&dir).unwrap();
     let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../nets/chess-default.nnue");
     let play = |shard: Option<&str>, result: &Path| {
-        let mut args = with(classical_match("chess"), "--a", net);
+        let mut args = with(classical_match("chess"), "--a-net", net);
         for (flag, value) in [
             ("--pairs", "5"),
             ("--nodes", "200"),

@@ -12,7 +12,7 @@ fn spsa_args(state: &str, params: &str, iterations: &str) -> Vec<String> {
         "spsa",
         "--game",
         "chess",
-        "--eval",
+        "--eval", // the old spelling of --net, kept as an alias
         "classical",
         "--params",
         params,

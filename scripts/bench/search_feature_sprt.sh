@@ -37,7 +37,7 @@ fi
 limit=(--nodes "$nodes")
 [[ -n ${TC:-} ]] && limit=(--tc="$TC")
 started=$SECONDS
-"$datagen" match --game "$game" --a classical --b classical --b-search "$changes" \
+"$datagen" match --game "$game" --a-net classical --b-net classical --b-search "$changes" \
     --sprt="$sprt" --pairs "${PAIRS:-100}" "${limit[@]}" --threads "${THREADS:-2}" \
     --seed "$seed" --random-plies 8 --verify-nodes "${VERIFY_NODES:-0}"
 echo "$game, ${limit[*]}, $((SECONDS - started)) s"

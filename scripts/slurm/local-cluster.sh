@@ -7,7 +7,10 @@
 #  3. submits a 4-shard datagen array and its dependent pool-add job, and a 4-shard match array
 #     and its dependent match-merge job;
 #  4. waits for them, then checks that the pool holds exactly the games of one unsharded run
-#     with the same seed (`datagen digest`) and that the merged match equals the unsharded match.
+#     with the same seed (`datagen digest`) and that the merged match equals the unsharded match;
+#  5. runs one small generation of `datagen loop` with a `[slurm]` section (a few games in a
+#     2-task generate array, a short training, a 2-task match array) and checks its pool, its
+#     match shards and its state.
 # Usage: scripts/slurm/local-cluster.sh   (builds datagen in release mode first)
 # Settings: GAME (chess), GAMES (24), NODES (300), PAIRS (6), KEEP=1 keeps the temporary directory.
 set -euo pipefail
@@ -155,9 +158,49 @@ echo "single: $SINGLE_DIGEST"
 [ "$POOL_DIGEST" = "$SINGLE_DIGEST" ] || { echo "the pool differs from the single run" >&2; exit 1; }
 
 say "checking the merged match against one unsharded match"
-"$DATAGEN" match --game "$GAME" --a "$NET" --b classical --pairs "$PAIRS" --nodes "$NODES" \
+"$DATAGEN" match --game "$GAME" --a-net "$NET" --b-net classical --pairs "$PAIRS" --nodes "$NODES" \
     --verify-nodes 200 --seed 7 --threads "$CPUS" --result "$WORK/whole-match.txt" >/dev/null
 WHOLE="$("$DATAGEN" match-merge --sprt 0,10 "$WORK/whole-match.txt")"
 [ "$WHOLE" = "$(cat "$WORK/match/merged.txt")" ] || {
     echo "the merged match differs from the unsharded one:"; echo "$WHOLE"; exit 1; } >&2
 say "OK: pool = single run ($POOL_DIGEST), merged match = unsharded match"
+
+say "datagen loop with [slurm]: one small generation"
+mkdir -p "$WORK/loop/repo/nets"
+cp "$ROOT/nets/$GAME-default.nnue" "$WORK/loop/repo/nets/"
+: > "$WORK/loop/repo/nets/history.tsv"
+cat > "$WORK/loop/loop.toml" <<TOML
+game = "$GAME"
+data = "data"
+repository = "repo"
+max_attempts = 1
+[generate]
+nodes = 50
+games = 8
+[train]
+superbatches = 1
+batches = 2
+batch = 256
+val_every = 4
+threads = 1
+[match]
+pairs = 2
+nodes = 100
+extra_rounds = 0
+threads = 1
+[slurm]
+shards = 2
+cpus_per_task = 1
+datagen = "$DATAGEN"
+TOML
+"$DATAGEN" loop --config "$WORK/loop/loop.toml" | tee "$WORK/loop.log"
+LOOP_GAME="$WORK/loop/data/$GAME"
+SHARDS_POOLED="$(tail -n +3 "$LOOP_GAME/pool/pool.tsv" | wc -l)"
+[ "$SHARDS_POOLED" = 2 ] || { echo "the loop's pool holds $SHARDS_POOLED files, not the 2 shards" >&2; exit 1; }
+"$DATAGEN" verify --game "$GAME" "$LOOP_GAME/pool"
+for i in 0 1; do
+    ls "$LOOP_GAME"/gen*/a1/match-r1-s$i.result > /dev/null || { echo "no match shard $i" >&2; exit 1; }
+done
+grep -q "max_attempts 1 rejected\|promoted" "$WORK/loop.log" || { echo "the loop did not decide" >&2; exit 1; }
+"$DATAGEN" loop --config "$WORK/loop/loop.toml" --status
+say "OK: datagen loop ran a generation on Slurm (2 generate tasks, 2 match tasks)"

@@ -22,12 +22,16 @@ fn a_rescored_pool_reads_as_the_source_positions_with_new_targets() {
     let source = support::chess_data(&dir.join("run"), 12, 200, 3);
     let settings = RescoreSettings {
         game: GameKind::Chess,
-        net: NET.to_string(),
+        evaluator: datagen::cli::evaluator_args::EvaluatorArgs {
+            net: NET.to_string(),
+        },
         nodes: 100,
         threads: 2,
         out: dir.join("rescored"),
         inputs: vec![dir.join("run")],
-        search: String::new(),
+        search: datagen::cli::search_change_args::SearchChangeArgs {
+            search: String::new(),
+        },
     };
     let summary = rescore::<Position>(&settings).unwrap();
     assert_eq!(summary.games, 12);

@@ -1,4 +1,4 @@
-"""scripts/loop/burst.sh, the self-play burst for a borrowed many-core machine: two runs side by
+"""scripts/burst.sh, the self-play burst for a borrowed many-core machine: two runs side by
 side for a few seconds (each named by its own generation, or POOL_GEN), packed into one archive
 that SPLIT cuts into parts; the joined parts match the archive's checksum, unpack into another
 data directory, and each run joins a pool with `datagen pool add`. Started again in the same WORK
@@ -13,7 +13,7 @@ import tarfile
 
 from conftest import ROOT
 
-BURST = ROOT / "scripts" / "loop" / "burst.sh"
+BURST = ROOT / "scripts" / "burst.sh"
 DATAGEN = ROOT / "target" / "release" / "datagen"
 
 

@@ -1,5 +1,5 @@
 //! The Elo-per-generation plot of the shipped nets: reads `nets/history.tsv` (one row per
-//! promoted net, written by `scripts/loop/promote.sh`) and draws, per game, the Elo of each
+//! promoted net, written by `datagen loop`'s publish step) and draws, per game, the Elo of each
 //! generation relative to the classical evaluator (generation 0), adding up each promotion's
 //! SPRT result against its parent.
 
@@ -44,6 +44,13 @@ pub fn parse_history(text: &str) -> Result<Vec<Promotion>> {
         let Some((elo, error)) = parse_elo(fields[8]) else {
             bail!("line {}: no `Elo X ± Y` in {:?}", i + 1, fields[8]);
         };
+        if !elo.is_finite() {
+            bail!(
+                "line {}: Elo {elo} in {:?} is not a finite number",
+                i + 1,
+                fields[8]
+            );
+        }
         let game = fields[0]
             .parse()
             .with_context(|| format!("line {}", i + 1))?;
@@ -114,6 +121,13 @@ mod tests {
         );
         assert!(parse_history("chess\tx\n").is_err());
         assert!(parse_history("chess\ta\tb\tc\td\te\tf\tg\tno result\n").is_err());
+        // An all-wins match has no finite Elo (the plot's axis would never end).
+        let error =
+            parse_history("chess\ta\tb\tc\td\te\tf\tg\tElo +inf ± inf (95%)\n").unwrap_err();
+        assert!(
+            format!("{error:#}").contains("not a finite number"),
+            "{error:#}"
+        );
         let error = parse_history("go\ta\tb\tc\td\te\tf\tg\tElo 1 ± 2\n").unwrap_err();
         assert!(
             format!("{error:#}").contains("line 1: unknown game 'go'"),

@@ -117,6 +117,15 @@ pub fn initial_net<G: NnueGame>(
     })
 }
 
+/// The architecture a net file's header declares (the run's width and king buckets for `--init`
+/// without `--l1` / `--king-buckets`).
+pub fn net_file_arch(path: &Path) -> Result<Architecture> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let header = sente::nnue::format::NetHeader::parse(&bytes)
+        .with_context(|| format!("{} is not a net file", path.display()))?;
+    Ok(header.arch)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,7 @@ use tuner::checkpoint::Checkpoint;
 use tuner::data::{load_games, validation_set, Filter, TargetBlend};
 use tuner::evaluate::{classical_loss, quantized_loss};
 use tuner::fit_classical::{fit_classical, FitConfig, FitOptions};
+use tuner::init_net::net_file_arch;
 use tuner::model::FloatNet;
 use tuner::quantize::quantize;
 use tuner::schedule::LrSchedule;
@@ -104,7 +105,7 @@ enum Command {
     },
     /// Draw the Elo-per-generation plot (`elo.png`, `elo.svg`) of the promoted nets.
     EloPlot {
-        /// The promotion history written by `scripts/loop/promote.sh`.
+        /// The promotion history written by `datagen loop --publish`.
         #[arg(long, default_value = "nets/history.tsv")]
         history: PathBuf,
         /// Directory the plots go to.
@@ -375,15 +376,6 @@ fn main() {
         sente::eprintln_best_effort!("tuner: error: {e:#}");
         std::process::exit(1);
     }
-}
-
-/// The architecture a net file's header declares (the run's width and king buckets for `--init`
-/// without `--l1` / `--king-buckets`).
-fn net_file_arch(path: &Path) -> Result<Architecture> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let header = sente::nnue::format::NetHeader::parse(&bytes)
-        .with_context(|| format!("{} is not a net file", path.display()))?;
-    Ok(header.arch)
 }
 
 /// Runs rayon's work on `threads` threads.

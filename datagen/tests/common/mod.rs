@@ -56,9 +56,9 @@ pub fn classical_match(game: &str) -> Vec<String> {
         "match",
         "--game",
         game,
-        "--a",
+        "--a-net",
         "classical",
-        "--b",
+        "--b-net",
         "classical",
     ])
 }

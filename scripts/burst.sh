@@ -5,13 +5,13 @@
 # carry home and add to the pools. Each run is an ordinary, resumable `datagen run`: the same
 # burst started again in the same WORK directory continues every run where it stopped.
 #
-#   scripts/loop/burst.sh SECONDS WORK ARCHIVE RUN...
+#   scripts/burst.sh SECONDS WORK ARCHIVE RUN...
 #   RUN = game:nodes:threads:seed:net[:gen]   (net relative to WORK, e.g. chess/nets/chess-….nnue)
 #
-# e.g. scripts/loop/burst.sh 600 /tmp/w /tmp/burst.tar.xz \
+# e.g. scripts/burst.sh 600 /tmp/w /tmp/burst.tar.xz \
 #        chess:1250:8:1521:chess/nets/chess-9341840f84e2.nnue:15 \
 #        shogi:1250:8:1721:shogi/nets/shogi-045c0dbbc408.nnue:17
-# Run directories are WORK/GAME/runs/genG-nNODES-sSEED, as scripts/loop/run.sh names them, with
+# Run directories are WORK/GAME/runs/genG-nNODES-sSEED, as `datagen loop` names them, with
 # G = the run's gen field, else POOL_GEN (default 0): the generation the data will join. At home:
 #   tar xJf burst.tar.xz -C ~/sente-data && datagen pool add --pool ~/sente-data/GAME/pool \
 #       --game GAME --generation G --net NET ~/sente-data/GAME/runs/genG-nNODES-sSEED
@@ -22,7 +22,7 @@
 set -euo pipefail
 [ $# -ge 4 ] || { sed -n '2,20p' "$0" >&2; exit 2; }
 SECONDS_BUDGET="$1" WORK="$2" ARCHIVE="$3"; shift 3
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DATAGEN="${DATAGEN:-$ROOT/target/release/datagen}"
 ARCHIVE="$(cd "$(dirname "$ARCHIVE")" && pwd)/$(basename "$ARCHIVE")"
 mkdir -p "$WORK" && cd "$WORK"

@@ -1,0 +1,33 @@
+//! One `datagen run` into its output directory: the book checked whole, the evaluator loaded and
+//! named by content in `OUT/evaluator.txt` (for `pool add`), then the games of one shard generated
+//! (resuming what a killed run left). `datagen run` and `datagen loop` both call [`generate_run`].
+
+use crate::book::Book;
+use crate::generate::{generate_shard, GenerateConfig, GenerateSummary};
+use crate::players::DatagenGame;
+use crate::run_info::{evaluator_label, EVALUATOR_FILE};
+use anyhow::{Context, Result};
+use sente_data::shard::Shard;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Generates shard `shard` of the run `config` into `out` with `threads` threads, stopping at a
+/// chunk boundary after `max_time` if given.
+pub fn generate_run<G: DatagenGame>(
+    config: &GenerateConfig,
+    book: Option<&PathBuf>,
+    shard: Shard,
+    threads: usize,
+    max_time: Option<Duration>,
+    out: &Path,
+) -> Result<GenerateSummary> {
+    // The book is checked whole before anything else happens.
+    let book = book.map(|path| Book::<G>::load(path)).transpose()?;
+    let eval = G::load_eval(&config.evaluator)?;
+    // The evaluator by content, for `pool add` (run.txt keeps the name as given).
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let evaluator_file = out.join(EVALUATOR_FILE);
+    std::fs::write(&evaluator_file, evaluator_label(&config.evaluator)? + "\n")
+        .with_context(|| format!("writing {}", evaluator_file.display()))?;
+    generate_shard::<G, _>(&eval, config, book.as_ref(), shard, threads, out, max_time)
+}
