@@ -6,6 +6,7 @@
 pub mod adjudication_args;
 pub mod book;
 pub mod digest;
+pub mod export;
 pub mod generate;
 pub mod inspect;
 pub mod match_result;

@@ -110,6 +110,9 @@ enum Command {
         game: GameKind,
         files: Vec<PathBuf>,
     },
+    /// Write data in another trainer's format (text, bulletformat, viriformat, binpack, psv,
+    /// hcpe), through the trainer's position filters.
+    Export(datagen::export::ExportArgs),
     /// Print every EVERY-th recorded position (FEN / SFEN, one per line) of data files, e.g. as
     /// `sente bench GAME --positions FILE` input.
     Positions {
@@ -407,6 +410,7 @@ fn main() -> Result<()> {
             }
             Ok(())
         }
+        Command::Export(args) => datagen::export::run(&args),
         Command::Positions { game, every, files } => {
             let files = expand_data_paths(&files)?;
             dispatch_game!(game, G => print_positions::<G>(&files, every))
