@@ -63,6 +63,6 @@ mod tests {
         assert!(!f.keeps(Some(9), -10_000, false, Some(true)));
         assert!(!f.keeps(Some(9), 50, true, Some(true)));
         assert!(!f.keeps(Some(9), 50, false, Some(false)));
-        assert!(PositionFilter::KEEP_ALL.keeps(Some(0), 31_990, true, Some(false)));
+        assert!(PositionFilter::KEEP_ALL.keeps(Some(1), 31_990, true, Some(false)));
     }
 }

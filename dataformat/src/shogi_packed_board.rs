@@ -473,7 +473,7 @@ mod tests {
     fn sfen_packs_and_unpacks_in_both_codes() {
         for sfen in [
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-            "lnsgkgsnl/1r5+b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w Bp 4",
+            "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4",
             "1n3kg2/1rsg5/1pppP2pl/1P3spbp/2Pl1n2P/l1G1KpP2/B2P3PN/2G2+pS2/1NS2P2L b 2Pr 81",
         ] {
             let board = Board::from_sfen(sfen).unwrap();

@@ -3,7 +3,8 @@
 //! sfbinpack crates) gives the same positions, scores and results, and format → Sente → the
 //! same records; damaged files give errors naming the file and the offset.
 
-use sente::game::{Game, GameKind, GameMove, MoveList, Side};
+use sente::game::{Game, GameKind, GameMove, Side};
+use sente::movelist::MoveList;
 use sente_data::format_chess_records::{
     binpack_to_cp, cp_to_binpack, BinpackWriter, BulletWriter, ViriWriter,
 };
@@ -213,7 +214,7 @@ fn chess_formats_round_trip_through_the_crates() {
     let mut w = TextWriter {
         sink: RecordSink::create(&path, 0, 1).unwrap(),
     };
-    export(&games, &filter, &mut w);
+    export::<Position>(&games, &filter, &mut w);
     let back = imported::<Position>(&path, ForeignFormat::Text);
     assert_eq!(back.len(), want.len());
     for (a, b) in back.iter().zip(&want) {
@@ -250,6 +251,9 @@ fn shogi_formats_round_trip_and_export_again_to_the_same_bytes() {
             assert_eq!(r.scores, vec![*score]);
             assert_eq!(mover_result(r.result, got.side_to_move()), *result);
         }
+        if format == ForeignFormat::Text {
+            continue; // no move to replay; the text round trip is checked above
+        }
         // format → Sente → format: the same bytes.
         let again = scratch(&format!("b.{format}"));
         let sink = RecordSink::create(&again, 0, 1).unwrap();
@@ -263,9 +267,7 @@ fn shogi_formats_round_trip_and_export_again_to_the_same_bytes() {
             export_game::<Position>(&g, &filter, w.as_mut()).unwrap();
         }
         w.finish().unwrap();
-        if format != ForeignFormat::Text {
-            assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&path).unwrap(), "{format}");
-        }
+        assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&path).unwrap(), "{format}");
     }
 }
 
