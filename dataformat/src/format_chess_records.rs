@@ -7,7 +7,9 @@
 
 use crate::format_writer::{first_player_result, FormatWriter, RecordSink, Sample};
 use crate::imported::{END_IMPORTED, END_IMPORTED_NO_PLY};
-use crate::stored_game::{StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, RESULT_SECOND_WINS, SCORE_NONE};
+use crate::stored_game::{
+    StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, RESULT_SECOND_WINS, SCORE_NONE,
+};
 use anyhow::{anyhow, bail, Context, Result};
 use bulletformat::{BulletFormat, ChessBoard};
 use sente::chess::{Move, PieceKind, Position};
@@ -170,7 +172,11 @@ pub fn decode_bullet(board: &ChessBoard) -> Result<StoredGame> {
                         empty = 0;
                     }
                     let c = b"PNBRQK"[(p & 7) as usize] as char;
-                    fen.push(if p & 8 != 0 { c.to_ascii_lowercase() } else { c });
+                    fen.push(if p & 8 != 0 {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c
+                    });
                 }
             }
         }
@@ -251,8 +257,8 @@ pub struct ViriWriter {
 
 impl ViriWriter {
     pub fn create(path: &Path) -> Result<ViriWriter> {
-        let file = std::fs::File::create(path)
-            .with_context(|| format!("creating {}", path.display()))?;
+        let file =
+            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
         Ok(ViriWriter {
             out: std::io::BufWriter::with_capacity(1 << 20, file),
             path: path.to_path_buf(),
@@ -407,12 +413,13 @@ pub fn sf_move(p: ChessMoveParts, mover: Side) -> SfMove {
 }
 
 pub fn sf_move_parts(m: SfMove) -> ChessMoveParts {
-    let promotion = (m.mtype() == MoveType::Promotion).then(|| match m.promoted_piece().piece_type() {
-        SfPieceType::Knight => 1,
-        SfPieceType::Bishop => 2,
-        SfPieceType::Rook => 3,
-        _ => 4,
-    });
+    let promotion =
+        (m.mtype() == MoveType::Promotion).then(|| match m.promoted_piece().piece_type() {
+            SfPieceType::Knight => 1,
+            SfPieceType::Bishop => 2,
+            SfPieceType::Rook => 3,
+            _ => 4,
+        });
     ChessMoveParts {
         from: m.from().index() as u8,
         to: m.to().index() as u8,
@@ -425,7 +432,8 @@ pub fn sf_move_parts(m: SfMove) -> ChessMoveParts {
 /// The binpack entry of a sample.
 pub fn binpack_entry(s: &Sample<Position>) -> Result<TrainingDataEntry> {
     let fen = s.pos.to_text();
-    let mut pos = SfPosition::from_fen(&fen).map_err(|e| anyhow!("sfbinpack refuses {fen}: {e:?}"))?;
+    let mut pos =
+        SfPosition::from_fen(&fen).map_err(|e| anyhow!("sfbinpack refuses {fen}: {e:?}"))?;
     pos.set_ply(s.pos.game_ply().min(u16::MAX as u32) as u16);
     Ok(TrainingDataEntry {
         pos,

@@ -29,7 +29,10 @@ pub fn read_foreign(
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     let mut reader = BufReader::with_capacity(1 << 20, file);
     let at = |offset: u64, e: anyhow::Error| {
-        anyhow!("{}: {format} record at byte {offset}: {e:#}", path.display())
+        anyhow!(
+            "{}: {format} record at byte {offset}: {e:#}",
+            path.display()
+        )
     };
     let mut count = 0u64;
     if let Some(size) = format.record_size() {
@@ -129,7 +132,10 @@ pub fn read_foreign(
                 if offset + 8 + size > len {
                     return Err(at(
                         offset,
-                        anyhow!("truncated chunk ({size} bytes declared, {} left)", len - offset - 8),
+                        anyhow!(
+                            "truncated chunk ({size} bytes declared, {} left)",
+                            len - offset - 8
+                        ),
                     ));
                 }
                 chunk.resize(size as usize, 0);
@@ -137,7 +143,10 @@ pub fn read_foreign(
                     .read_exact(&mut chunk)
                     .with_context(|| format!("reading {}", path.display()))?;
                 for entry in sfbinpack::parse_chunk(&chunk) {
-                    if chain.last().is_some_and(|last| !last.is_continuation(&entry)) {
+                    if chain
+                        .last()
+                        .is_some_and(|last| !last.is_continuation(&entry))
+                    {
                         visit(decode_binpack_chain(&chain).map_err(|e| at(offset, e))?);
                         count += 1;
                         chain.clear();

@@ -7,7 +7,9 @@ use crate::format_kind::ForeignFormat;
 use crate::format_writer::{first_player_result, FormatWriter, RecordSink, Sample};
 use crate::imported::{END_IMPORTED, END_IMPORTED_NO_PLY};
 use crate::shogi_packed_board::{Board, MoveParts, Packing};
-use crate::stored_game::{StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, RESULT_SECOND_WINS, SCORE_NONE};
+use crate::stored_game::{
+    StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, RESULT_SECOND_WINS, SCORE_NONE,
+};
 use anyhow::{anyhow, bail, Result};
 use sente::game::{Game, GameMove, Side};
 use sente::shogi::Position;

@@ -4,7 +4,9 @@
 
 use crate::format_writer::{first_player_result, FormatWriter, RecordSink, Sample};
 use crate::imported::END_IMPORTED;
-use crate::stored_game::{StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, RESULT_SECOND_WINS, SCORE_NONE};
+use crate::stored_game::{
+    StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, RESULT_SECOND_WINS, SCORE_NONE,
+};
 use anyhow::{anyhow, bail, Result};
 use sente::game::{Game, Side};
 
@@ -30,7 +32,8 @@ impl<G: Game> FormatWriter<G> for TextWriter {
         if s.score == SCORE_NONE {
             return Ok(());
         }
-        self.sink.push(text_line(s.pos, s.score, s.result).as_bytes())
+        self.sink
+            .push(text_line(s.pos, s.score, s.result).as_bytes())
     }
 
     fn finish(&mut self) -> Result<u64> {
@@ -41,8 +44,7 @@ impl<G: Game> FormatWriter<G> for TextWriter {
 /// One line as a position record of game `G` (the position's ply counts toward `--min-ply`).
 pub fn decode_text_line<G: Game>(line: &str) -> Result<StoredGame> {
     let mut parts = line.split('|');
-    let (Some(text), Some(score), Some(result)) = (parts.next(), parts.next(), parts.next())
-    else {
+    let (Some(text), Some(score), Some(result)) = (parts.next(), parts.next(), parts.next()) else {
         bail!("not `position | score | result`");
     };
     let pos = G::from_text(text.trim()).map_err(|e| anyhow!("position {:?}: {e}", text.trim()))?;

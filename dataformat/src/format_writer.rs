@@ -3,9 +3,7 @@
 //! the loop that replays a stored game through the shared position filter into a writer.
 
 use crate::position_filter::PositionFilter;
-use crate::stored_game::{
-    RecordError, StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, SCORE_NONE,
-};
+use crate::stored_game::{RecordError, StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, SCORE_NONE};
 use anyhow::{Context, Result};
 use sente::game::{Game, Side};
 use std::io::Write;
@@ -115,8 +113,8 @@ pub struct RecordSink {
 impl RecordSink {
     /// A sink writing to `path` (created or truncated); `shuffle` records buffered (0: none).
     pub fn create(path: &Path, shuffle: usize, seed: u64) -> Result<RecordSink> {
-        let file = std::fs::File::create(path)
-            .with_context(|| format!("creating {}", path.display()))?;
+        let file =
+            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
         Ok(RecordSink {
             out: std::io::BufWriter::with_capacity(1 << 20, file),
             buffer: Vec::with_capacity(shuffle.min(1 << 20)),

@@ -150,7 +150,8 @@ impl Board {
                 } else if c == b'+' {
                     promoted = true;
                 } else {
-                    let kind = kind_of(c).ok_or_else(|| anyhow!("bad SFEN piece {:?}", c as char))?;
+                    let kind =
+                        kind_of(c).ok_or_else(|| anyhow!("bad SFEN piece {:?}", c as char))?;
                     file -= 1;
                     if file < 0 {
                         bail!("SFEN rank {row:?} is too long");
@@ -304,7 +305,10 @@ impl Board {
             }
         }
         if w.at != 256 {
-            bail!("position packs into {} bits, not 256 (pieces missing)", w.at);
+            bail!(
+                "position packs into {} bits, not 256 (pieces missing)",
+                w.at
+            );
         }
         Ok(w.bytes)
     }

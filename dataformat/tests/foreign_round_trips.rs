@@ -75,7 +75,11 @@ fn expected<G: Game>(games: &[StoredGame], filter: &PositionFilter) -> Vec<(G, i
         g.replay::<G>(|pos, m, score| {
             ply += 1;
             if filter.keeps(Some(ply), score, pos.in_check(), Some(pos.is_quiet(m))) {
-                out.push((pos.clone(), score, mover_result(g.result, pos.side_to_move())));
+                out.push((
+                    pos.clone(),
+                    score,
+                    mover_result(g.result, pos.side_to_move()),
+                ));
             }
         })
         .unwrap();
@@ -83,7 +87,11 @@ fn expected<G: Game>(games: &[StoredGame], filter: &PositionFilter) -> Vec<(G, i
     out
 }
 
-fn export<G: Game>(games: &[StoredGame], filter: &PositionFilter, writer: &mut dyn FormatWriter<G>) -> u64 {
+fn export<G: Game>(
+    games: &[StoredGame],
+    filter: &PositionFilter,
+    writer: &mut dyn FormatWriter<G>,
+) -> u64 {
     for g in games {
         export_game::<G>(g, filter, writer).unwrap();
     }
@@ -96,7 +104,11 @@ fn imported<G: Game>(path: &std::path::Path, format: ForeignFormat) -> Vec<(G, i
     read_foreign(path, format, G::KIND.unwrap(), |record| {
         let keep_all = PositionFilter::KEEP_ALL;
         sente_data::imported::visit_kept_positions::<G>(&record, &keep_all, |pos, _, score| {
-            out.push((pos.clone(), score, mover_result(record.result, pos.side_to_move())));
+            out.push((
+                pos.clone(),
+                score,
+                mover_result(record.result, pos.side_to_move()),
+            ));
         })
         .unwrap();
     })
@@ -105,7 +117,10 @@ fn imported<G: Game>(path: &std::path::Path, format: ForeignFormat) -> Vec<(G, i
 }
 
 fn board_part(text: &str) -> String {
-    text.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
+    text.split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[test]
@@ -126,7 +141,8 @@ fn chess_formats_round_trip_through_the_crates() {
     assert_eq!(export(&games, &filter, &mut w), want.len() as u64);
     drop(w);
     let mut reader =
-        sfbinpack::CompressedTrainingDataEntryReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        sfbinpack::CompressedTrainingDataEntryReader::new(std::fs::File::open(&path).unwrap())
+            .unwrap();
     let mut seen = 0;
     let mut i = 0;
     while reader.has_next() {
@@ -135,7 +151,10 @@ fn chess_formats_round_trip_through_the_crates() {
             continue;
         }
         let (pos, score, result) = &want[i];
-        assert_eq!(board_part(&e.pos.fen().unwrap()), board_part(&pos.to_text()));
+        assert_eq!(
+            board_part(&e.pos.fen().unwrap()),
+            board_part(&pos.to_text())
+        );
         assert_eq!(e.score, cp_to_binpack(*score));
         assert_eq!(binpack_to_cp(e.score), *score);
         assert_eq!(e.result, *result as i16);
@@ -147,7 +166,10 @@ fn chess_formats_round_trip_through_the_crates() {
     let back = imported::<Position>(&path, ForeignFormat::Binpack);
     assert_eq!(back.len(), want.len());
     for (a, b) in back.iter().zip(&want) {
-        assert_eq!((board_part(&a.0.to_text()), a.1, a.2), (board_part(&b.0.to_text()), b.1, b.2));
+        assert_eq!(
+            (board_part(&a.0.to_text()), a.1, a.2),
+            (board_part(&b.0.to_text()), b.1, b.2)
+        );
     }
 
     // bulletformat: each record equals the crate's own parse of the text line.
@@ -167,7 +189,10 @@ fn chess_formats_round_trip_through_the_crates() {
             ["0.0", "0.5", "1.0"][(if white { *result } else { -*result } + 1) as usize]
         );
         let board: bulletformat::ChessBoard = line.parse().unwrap();
-        assert_eq!(chunk, <bulletformat::ChessBoard as bulletformat::BulletFormat>::as_bytes_slice(&[board]));
+        assert_eq!(
+            chunk,
+            <bulletformat::ChessBoard as bulletformat::BulletFormat>::as_bytes_slice(&[board])
+        );
         assert_eq!(board.score, *score);
     }
     // Import and export again: the same bytes (the format is canonical).
@@ -177,7 +202,8 @@ fn chess_formats_round_trip_through_the_crates() {
     let mut sink = RecordSink::create(&again, 0, 1).unwrap();
     for (pos, score, result) in &back {
         let b = sente_data::format_chess_records::bullet_board(pos, *score, *result).unwrap();
-        sink.push(<bulletformat::ChessBoard as bulletformat::BulletFormat>::as_bytes_slice(&[b])).unwrap();
+        sink.push(<bulletformat::ChessBoard as bulletformat::BulletFormat>::as_bytes_slice(&[b]))
+            .unwrap();
     }
     sink.finish().unwrap();
     assert_eq!(std::fs::read(&again).unwrap(), bytes);
@@ -206,7 +232,10 @@ fn chess_formats_round_trip_through_the_crates() {
     let back = imported::<Position>(&path, ForeignFormat::Viriformat);
     assert_eq!(back.len(), want.len());
     for (a, b) in back.iter().zip(&want) {
-        assert_eq!((board_part(&a.0.to_text()), a.1, a.2), (board_part(&b.0.to_text()), b.1, b.2));
+        assert_eq!(
+            (board_part(&a.0.to_text()), a.1, a.2),
+            (board_part(&b.0.to_text()), b.1, b.2)
+        );
     }
 
     // text: import gives the same positions.
@@ -267,7 +296,11 @@ fn shogi_formats_round_trip_and_export_again_to_the_same_bytes() {
             export_game::<Position>(&g, &filter, w.as_mut()).unwrap();
         }
         w.finish().unwrap();
-        assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&path).unwrap(), "{format}");
+        assert_eq!(
+            std::fs::read(&again).unwrap(),
+            std::fs::read(&path).unwrap(),
+            "{format}"
+        );
     }
 }
 
@@ -285,7 +318,10 @@ fn damaged_and_foreign_files_are_errors_naming_file_and_offset() {
     // A psv file read as hcpe: not a whole number of records, or records that do not decode.
     let err = |p: &std::path::Path, f, g| read_foreign(p, f, g, |_| {}).unwrap_err().to_string();
     let e = err(&path, ForeignFormat::Hcpe, GameKind::Shogi);
-    assert!(e.contains(&path.display().to_string()) && e.contains("byte"), "{e}");
+    assert!(
+        e.contains(&path.display().to_string()) && e.contains("byte"),
+        "{e}"
+    );
     // A shogi format given for chess.
     let e = err(&path, ForeignFormat::Psv, GameKind::Chess);
     assert!(e.contains("psv is a shogi format, not chess"), "{e}");
@@ -304,7 +340,10 @@ fn damaged_and_foreign_files_are_errors_naming_file_and_offset() {
     let bp = scratch("c.binpack");
     std::fs::write(&bp, b"NOPE\x10\x00\x00\x000123456789abcdef").unwrap();
     let e = err(&bp, ForeignFormat::Binpack, GameKind::Chess);
-    assert!(e.contains("record at byte 0") && e.contains("bad magic"), "{e}");
+    assert!(
+        e.contains("record at byte 0") && e.contains("bad magic"),
+        "{e}"
+    );
     std::fs::write(&bp, b"BINP\x10\x00\x00\x00short").unwrap();
     let e = err(&bp, ForeignFormat::Binpack, GameKind::Chess);
     assert!(e.contains("truncated chunk"), "{e}");

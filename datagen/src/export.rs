@@ -73,7 +73,10 @@ pub fn run(args: &ExportArgs) -> Result<()> {
             ForeignFormat::Binpack | ForeignFormat::Viriformat
         )
     {
-        bail!("--shuffle: {} keeps games whole; shuffle at training time", args.format);
+        bail!(
+            "--shuffle: {} keeps games whole; shuffle at training time",
+            args.format
+        );
     }
     let files = expand_data_paths(&args.data)?;
     let started = Instant::now();

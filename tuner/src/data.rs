@@ -17,9 +17,7 @@ use sente_data::format_reader::read_foreign;
 use sente_data::imported::visit_kept_positions;
 use sente_data::position_filter::PositionFilter;
 use sente_data::read::read_games;
-use sente_data::stored_game::{
-    RecordError, StoredGame, RESULT_DRAW, RESULT_FIRST_WINS,
-};
+use sente_data::stored_game::{RecordError, StoredGame, RESULT_DRAW, RESULT_FIRST_WINS};
 use std::path::PathBuf;
 
 /// Which positions are used for training.
