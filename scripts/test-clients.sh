@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python3 -m pip install --quiet --disable-pip-version-check chess cshogi pytest
-cargo build --release -p sente
+cargo build --release -p sente -p datagen
 SENTE_BIN="$PWD/target/release/sente" python3 -m pytest -q tests/python "$@"

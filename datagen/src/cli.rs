@@ -42,6 +42,9 @@ pub enum Command {
     /// Check every chunk's checksum and replay every game through the rules (data files, run
     /// directories, pools).
     Verify(verify_args::VerifyArgs),
+    /// Write data in another trainer's format (text, bulletformat, viriformat, binpack, psv,
+    /// hcpe), through the trainer's position filters.
+    Export(crate::export::ExportArgs),
     /// Print every EVERY-th recorded position (FEN / SFEN, one per line) of data files, e.g. as
     /// `sente bench GAME --positions FILE` input.
     Positions(positions_args::PositionsArgs),
@@ -78,6 +81,7 @@ impl Command {
             Command::Rescore(settings) => crate::rescore::execute(&settings),
             Command::Stats(args) => args.execute(),
             Command::Verify(args) => args.execute(),
+            Command::Export(args) => crate::export::run(&args),
             Command::Positions(args) => args.execute(),
             Command::Match(args) => args.execute().map(|_| ()),
             Command::Spsa(settings) => crate::tune::execute(&settings),

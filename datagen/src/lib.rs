@@ -7,6 +7,7 @@ pub mod adjudication_args;
 pub mod book;
 pub mod cli;
 pub mod digest;
+pub mod export;
 pub mod game_record;
 pub mod generate;
 pub mod generate_run;

@@ -12,10 +12,12 @@ use sente::game::{Game, Side};
 
 use sente::nnue::{NnueGame, MAX_ACTIVE};
 use sente_data::chunk::game_kind;
+use sente_data::format_kind::{data_source, DataSource};
+use sente_data::format_reader::read_foreign;
+use sente_data::imported::visit_kept_positions;
+use sente_data::position_filter::PositionFilter;
 use sente_data::read::read_games;
-use sente_data::stored_game::{
-    RecordError, StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, SCORE_NONE,
-};
+use sente_data::stored_game::{RecordError, StoredGame, RESULT_DRAW, RESULT_FIRST_WINS};
 use std::path::PathBuf;
 
 /// Which positions are used for training.
@@ -32,6 +34,18 @@ pub struct Filter {
     /// Also train on each position's left-right mirror image, in games where that mirror is an
     /// exact symmetry (`NnueGame::mirrored_feature`; shogi). Validation sets never mirror.
     pub mirror: bool,
+}
+
+impl Filter {
+    /// The position filters (shared with `datagen export`).
+    pub fn positions(&self) -> PositionFilter {
+        PositionFilter {
+            min_ply: self.min_ply,
+            skip_in_check: self.skip_in_check,
+            skip_noisy_move: self.skip_noisy_move,
+            max_abs_score: self.max_abs_score,
+        }
+    }
 }
 
 impl Default for Filter {
@@ -54,23 +68,41 @@ pub struct TargetBlend {
     pub eval_scale: f32,
 }
 
-/// All games of the given files, decoded into memory (4 bytes per ply). A file of another game
-/// is an error naming the game it holds; damaged chunks are skipped with a warning naming the
+/// All games of the given files, decoded into memory (4 bytes per ply). Files in a foreign
+/// format (`FORMAT:path` or a format's extension: `sente_data::format_kind::data_source`) are
+/// read as position or game records; a record that does not decode is an error naming the file
+/// and its offset. A Sente file of another game is an error naming the game it holds; damaged chunks are skipped with a warning naming the
 /// file and chunk (later chunks are still read); games that do not replay through the rules are
 /// dropped with a warning naming the file and the game's index.
 pub fn load_games<G: Game>(files: &[PathBuf]) -> Result<Vec<StoredGame>> {
     let mut games = Vec::new();
     let mut sources = Vec::new();
     for (file, path) in files.iter().enumerate() {
-        read_games(path, Some(game_kind::<G>()), |index, record| {
-            games.push(record.clone());
-            sources.push((file, index));
-        })?;
+        match data_source(path) {
+            DataSource::Sente(path) => {
+                read_games(&path, Some(game_kind::<G>()), |index, record| {
+                    games.push(record.clone());
+                    sources.push((file, index));
+                })?;
+            }
+            DataSource::Foreign(format, path) => {
+                let mut index = 0;
+                read_foreign(&path, format, game_kind::<G>(), |record| {
+                    games.push(record);
+                    sources.push((file, index));
+                    index += 1;
+                })?;
+            }
+        }
     }
     let broken: Vec<(usize, RecordError)> = games
         .par_iter()
         .enumerate()
-        .filter_map(|(i, record)| record.replay::<G>(|_, _, _| {}).err().map(|e| (i, e)))
+        .filter_map(|(i, record)| {
+            visit_kept_positions::<G>(record, &PositionFilter::KEEP_ALL, |_, _, _| {})
+                .err()
+                .map(|e| (i, e))
+        })
         .collect();
     for (i, error) in &broken {
         let (file, index) = sources[*i];
@@ -100,17 +132,7 @@ pub fn for_each_training_position<G: NnueGame>(
     blend: &TargetBlend,
     mut visit: impl FnMut(&G, f32),
 ) -> Result<(), RecordError> {
-    let mut ply = 0u32;
-    record.replay::<G>(|pos, m, score| {
-        ply += 1;
-        if score == SCORE_NONE
-            || ply <= filter.min_ply
-            || (score as i32).abs() >= filter.max_abs_score
-            || (filter.skip_in_check && pos.in_check())
-            || (filter.skip_noisy_move && !pos.is_quiet(m))
-        {
-            return;
-        }
+    visit_kept_positions::<G>(record, &filter.positions(), |pos, _, score| {
         let mover = pos.side_to_move();
         let result = match record.result {
             RESULT_DRAW => 0.5,
