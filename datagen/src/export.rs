@@ -111,12 +111,12 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         }
     };
     let seconds = started.elapsed().as_secs_f64();
-    println!(
+    sente::try_println!(
         "wrote {written} positions of {games} games to {} ({}; {:.0} positions/s)",
         args.out.display(),
         args.format,
         written as f64 / seconds.max(1e-9)
-    );
+    )?;
     Ok(())
 }
 
@@ -145,7 +145,7 @@ fn export_files<G: Game>(
             games += 1;
             match export_game::<G>(record, filter, writer) {
                 Ok(_) => {}
-                Err(ExportError::Replay(e)) => eprintln!(
+                Err(ExportError::Replay(e)) => sente::eprintln_best_effort!(
                     "datagen: {}: game {index} does not replay ({e}); skipped",
                     path.display()
                 ),

@@ -247,7 +247,8 @@ impl LoopConfig {
             at_least_one(games, "generate.games")?;
         }
         if let Some(search) = &g.search {
-            sente::search::SearchFeatures::check_changes(search).map_err(|e| anyhow!("generate.search: {e}"))?;
+            sente::search::SearchFeatures::check_changes(search)
+                .map_err(|e| anyhow!("generate.search: {e}"))?;
         }
         let t = &raw.train;
         at_least_one(t.superbatches.into(), "train.superbatches")?;

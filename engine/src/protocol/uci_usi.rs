@@ -682,6 +682,7 @@ mod tests {
             time_ms: 1500,
             nps: 0,
             hashfull: 0,
+            tb_hits: None,
             pv: vec![legal.as_slice()[0]],
         };
         for bound_lines in [true, false] {
