@@ -205,11 +205,17 @@ fn move_now_playother_hint_and_clocks() {
     engine.send("nps 1000");
     engine.send("memory 32");
     engine.send("cores 1");
-    engine.send("egtpath syzygy /nowhere");
     engine.send("option MoveOverhead=20");
     engine.send("option Move Overhead=30");
     engine.send("option ClearHash");
     assert!(ping(&mut engine, 5).is_empty());
+    // A table directory that does not exist is refused with one telluser line.
+    engine.send("egtpath syzygy /nowhere");
+    let lines = ping(&mut engine, 6);
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("telluser SyzygyPath '/nowhere'"),
+        "{lines:?}"
+    );
     engine.finish(true, SEARCH);
 }
 
