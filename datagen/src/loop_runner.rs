@@ -41,31 +41,8 @@ pub fn log(game: &str, text: &str) {
 
 /// `YYYY-MM-DD HH:MM:SS` in UTC.
 pub fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    format!(
-        "{} {:02}:{:02}:{:02}",
-        civil_date(days as i64),
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
-}
-
-/// The date `days` after 1970-01-01 (the proleptic Gregorian calendar).
-pub fn civil_date(days: i64) -> String {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    let t = sente::utc_time::UtcTime::now();
+    format!("{} {}", t.date(), t.clock())
 }
 
 /// Takes `GAME/loop.lock` (the shell loop's lock too) and writes this process's id in it.

@@ -212,24 +212,7 @@ pub fn append(path: &Path, row: &ResultRow) -> Result<()> {
 
 /// Today's date in UTC, `YYYY-MM-DD`.
 pub fn today_utc() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    civil_date((secs / 86_400) as i64)
-}
-
-/// The proleptic Gregorian date of day `days` since 1970-01-01.
-fn civil_date(days: i64) -> String {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    sente::utc_time::UtcTime::now().date()
 }
 
 /// The commit the working directory's checkout is at (`git rev-parse --short HEAD`), or empty
@@ -259,14 +242,6 @@ mod tests {
             limits: "nodes=2000".to_string(),
             openings: "random_plies=8".to_string(),
         }
-    }
-
-    #[test]
-    fn civil_dates_match_known_days() {
-        assert_eq!(civil_date(0), "1970-01-01");
-        assert_eq!(civil_date(11_016), "2000-02-29");
-        assert_eq!(civil_date(20_788), "2026-12-01");
-        assert_eq!(civil_date(-1), "1969-12-31");
     }
 
     #[test]

@@ -20,3 +20,4 @@ pub mod protocol;
 pub mod search;
 pub mod selfplay;
 pub mod shogi;
+pub mod utc_time;
