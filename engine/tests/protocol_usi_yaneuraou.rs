@@ -115,9 +115,11 @@ fn depth_and_nodes_limits_bound_every_search_and_bad_values_keep_them() {
 fn network_delay2_answers_that_much_before_the_byoyomi_ends() {
     let mut engine = usi_engine();
     engine.send("position startpos");
-    // The default keeps 10 ms + a quarter (at most 100 ms) of the period back.
+    // By default the search may use most of the period (10 ms + at most 100 ms are kept back);
+    // it stops before the end when its move is settled, so only a floor above the
+    // NetworkDelay2 bound below is asserted.
     let (plain, _, _) = timed_go(&mut engine, "go btime 0 wtime 0 byoyomi 1500");
-    assert!(plain >= 1200, "{plain} ms");
+    assert!(plain > 900, "{plain} ms");
     engine.send("setoption name NetworkDelay2 value 1000");
     assert_refused(&mut engine, "NetworkDelay2", "10001");
     let (early, _, _) = timed_go(&mut engine, "go btime 0 wtime 0 byoyomi 1500");
