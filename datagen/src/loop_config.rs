@@ -222,12 +222,11 @@ impl LoopConfig {
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("reading the loop config {}", path.display()))?;
-        let base = path.parent().unwrap_or(Path::new("."));
-        let base = if base.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            base
-        };
+        // The loop works inside its data folder, so paths relative to the config's folder are
+        // made absolute here, while the working directory is still the caller's.
+        let absolute = std::path::absolute(path)
+            .with_context(|| format!("resolving the loop config path {}", path.display()))?;
+        let base = absolute.parent().unwrap_or(Path::new("/"));
         Self::parse(&text, base).with_context(|| format!("loop config {}", path.display()))
     }
 
@@ -346,6 +345,26 @@ mod tests {
             assert!(config.train_init_best);
             assert_eq!(config.train.l1, Some(256));
         }
+    }
+
+    #[test]
+    fn a_relative_config_path_gives_absolute_paths() {
+        // `datagen loop --config datagen/loop/chess.toml` from the repository root: the loop
+        // later works inside its data folder, where a relative repository path would not resolve.
+        let relative = Path::new("loop").join("chess.toml");
+        assert!(relative.is_relative());
+        // Loading by a relative path (tests run with the crate folder as working directory).
+        let config = LoopConfig::load(&relative).unwrap();
+        assert!(
+            config.repository.is_absolute(),
+            "{}",
+            config.repository.display()
+        );
+        assert!(config
+            .repository
+            .join("nets")
+            .join("chess-default.nnue")
+            .is_file());
     }
 
     #[test]
