@@ -413,7 +413,7 @@ fn cecp_survives_garbage() {
 fn long_fuzz_of_every_protocol() {
     for seed in 1..=20u64 {
         for (protocol, shift) in [("uci", 0), ("usi", 8), ("xboard", 16)] {
-            let mut engine = fuzzed_engine(protocol, seed << shift);
+            let engine = fuzzed_engine(protocol, seed << shift);
             assert!(engine.finish(true, SEARCH).success());
         }
     }
