@@ -123,6 +123,18 @@ fn board_part(text: &str) -> String {
         .join(" ")
 }
 
+/// `back` holds as many records as `want`, each with the same `board_part` (placement and side
+/// to move), score and result.
+fn assert_same_boards<G: Game>(back: &[(G, i16, i8)], want: &[(G, i16, i8)]) {
+    assert_eq!(back.len(), want.len());
+    for (a, b) in back.iter().zip(want) {
+        assert_eq!(
+            (board_part(&a.0.to_text()), a.1, a.2),
+            (board_part(&b.0.to_text()), b.1, b.2)
+        );
+    }
+}
+
 #[test]
 fn chess_formats_round_trip_through_the_crates() {
     use sente::chess::Position;
@@ -163,14 +175,7 @@ fn chess_formats_round_trip_through_the_crates() {
         seen += 1;
     }
     assert_eq!(seen, want.len());
-    let back = imported::<Position>(&path, ForeignFormat::Binpack);
-    assert_eq!(back.len(), want.len());
-    for (a, b) in back.iter().zip(&want) {
-        assert_eq!(
-            (board_part(&a.0.to_text()), a.1, a.2),
-            (board_part(&b.0.to_text()), b.1, b.2)
-        );
-    }
+    assert_same_boards(&imported::<Position>(&path, ForeignFormat::Binpack), &want);
 
     // bulletformat: each record equals the crate's own parse of the text line.
     let path = scratch("a.bullet");
@@ -229,14 +234,10 @@ fn chess_formats_round_trip_through_the_crates() {
         });
     }
     assert_eq!(i, want.len());
-    let back = imported::<Position>(&path, ForeignFormat::Viriformat);
-    assert_eq!(back.len(), want.len());
-    for (a, b) in back.iter().zip(&want) {
-        assert_eq!(
-            (board_part(&a.0.to_text()), a.1, a.2),
-            (board_part(&b.0.to_text()), b.1, b.2)
-        );
-    }
+    assert_same_boards(
+        &imported::<Position>(&path, ForeignFormat::Viriformat),
+        &want,
+    );
 
     // text: import gives the same positions.
     let path = scratch("a.txt");

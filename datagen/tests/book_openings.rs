@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{classical_match, data_of, run_args, scratch, with, DATAGEN};
+use common::{classical_match, data_of, remove_dirs, run_args, scratch, with, DATAGEN};
 use datagen::book::Book;
 use datagen::players::load_eval;
 use sente::game::{Game, GameMove};
@@ -76,12 +76,8 @@ fn check_sample_book<G: NnueGame>(game: &str) {
 }
 
 #[test]
-fn sample_chess_book_is_legal_and_balanced() {
+fn sample_books_of_both_games_are_legal_and_balanced() {
     check_sample_book::<sente::chess::Position>("chess");
-}
-
-#[test]
-fn sample_shogi_book_is_legal_and_balanced() {
     check_sample_book::<sente::shogi::Position>("shogi");
 }
 
@@ -139,18 +135,12 @@ fn check_book_games<G: Game>(game: &str) {
         game,
         one.join("data.bin").to_str().unwrap(),
     ]);
-    for dir in [exact, one, two] {
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    remove_dirs([exact, one, two]);
 }
 
 #[test]
-fn chess_games_start_from_the_book_and_are_reproducible() {
+fn games_of_both_games_start_from_the_book_and_are_reproducible() {
     check_book_games::<sente::chess::Position>("chess");
-}
-
-#[test]
-fn shogi_games_start_from_the_book_and_are_reproducible() {
     check_book_games::<sente::shogi::Position>("shogi");
 }
 

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{classical_match, run_args, scratch, strings, with, DATAGEN};
+use common::{classical_match, remove_dirs, run_args, scratch, strings, with, DATAGEN};
 
 fn index_rows(dir: &std::path::Path) -> Vec<Vec<String>> {
     let text = std::fs::read_to_string(dir.join("index.tsv")).unwrap();
@@ -84,21 +84,24 @@ fn a_records_folder_that_cannot_be_made_is_refused() {
     let _ = std::fs::remove_file(&file);
 }
 
+/// `datagen records --game GAME --out OUT RUN`.
+fn records_args(game: &str, out: &std::path::Path, run: &std::path::Path) -> Vec<String> {
+    strings(&[
+        "records",
+        "--game",
+        game,
+        "--out",
+        out.to_str().unwrap(),
+        run.to_str().unwrap(),
+    ])
+}
+
 #[test]
 fn stored_games_become_records_and_bad_inputs_are_named() {
     let run = scratch("records-run");
     let out = scratch("records-out");
     DATAGEN.ok(&run_args("shogi", 6, &run));
-    let report = DATAGEN.ok(&strings(&[
-        "records",
-        "--game",
-        "shogi",
-        "--out",
-        out.to_str().unwrap(),
-        "--limit",
-        "4",
-        run.to_str().unwrap(),
-    ]));
+    let report = DATAGEN.ok(&with(records_args("shogi", &out, &run), "--limit", "4"));
     assert!(report.contains("4 records written"), "{report}");
     assert_eq!(index_rows(&out).len(), 4);
     let csa = std::fs::read_to_string(out.join("game-000001.csa")).unwrap();
@@ -107,14 +110,7 @@ fn stored_games_become_records_and_bad_inputs_are_named() {
         "a start after the opening: {csa}"
     );
     // Another game's data: the error names the file and what it holds.
-    let err = DATAGEN.failure(&strings(&[
-        "records",
-        "--game",
-        "chess",
-        "--out",
-        out.to_str().unwrap(),
-        run.to_str().unwrap(),
-    ]));
+    let err = DATAGEN.failure(&records_args("chess", &out, &run));
     assert!(err.contains("holds shogi data, not chess"), "{err}");
     // A torn tail: the damage is reported with the file and skipped; the intact chunks (none
     // here, six games fill one chunk) are written.
@@ -122,19 +118,10 @@ fn stored_games_become_records_and_bad_inputs_are_named() {
     let bytes = std::fs::read(&data).unwrap();
     std::fs::write(&data, &bytes[..bytes.len() - 7]).unwrap();
     let torn = scratch("records-torn");
-    let out_run = DATAGEN.run(&strings(&[
-        "records",
-        "--game",
-        "shogi",
-        "--out",
-        torn.to_str().unwrap(),
-        run.to_str().unwrap(),
-    ]));
+    let out_run = DATAGEN.run(&records_args("shogi", &torn, &run));
     let stderr = String::from_utf8_lossy(&out_run.stderr);
     assert!(out_run.status.success(), "{stderr}");
     assert!(stderr.contains("data.bin: incomplete chunk"), "{stderr}");
     assert!(index_rows(&torn).len() < 6);
-    for dir in [run, out, torn] {
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    remove_dirs([run, out, torn]);
 }

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::scratch_dir;
+use common::{remove_dirs, scratch_dir};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -190,9 +190,7 @@ fn a_loop_stopped_after_every_step_or_killed_mid_step_ends_as_one_run_uninterrup
     child.wait().unwrap();
     ok(run_loop(&config, &[]));
     assert_eq!(outcome(&killed), reference);
-    for dir in [whole, stepped, killed] {
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    remove_dirs([whole, stepped, killed]);
 }
 
 #[test]
@@ -251,7 +249,5 @@ fn a_second_loop_a_bad_config_and_the_shell_loops_state() {
     ] {
         assert!(state.contains(line), "{line}: {state}");
     }
-    for dir in [dir, bad] {
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    remove_dirs([dir, bad]);
 }

@@ -3,24 +3,19 @@
 
 mod common;
 
-use common::{classical_match, scratch_dir, with, DATAGEN};
+use common::{classical_match, scratch_dir, with, with_all, DATAGEN};
 use datagen::match_result::MatchResult;
 use std::path::Path;
 
 fn play(extra: &[(&str, &str)], result: &Path) -> MatchResult {
-    let mut args = classical_match("chess");
-    for (flag, value) in [
+    let base = [
         ("--pairs", "3"),
         ("--nodes", "200"),
         ("--verify-nodes", "100"),
         ("--seed", "4"),
-    ]
-    .iter()
-    .chain(extra)
-    {
-        args = with(args, flag, value);
-    }
-    args = with(args, "--result", result.to_str().unwrap());
+    ];
+    let args = with_all(with_all(classical_match("chess"), &base), extra);
+    let args = with(args, "--result", result.to_str().unwrap());
     DATAGEN.ok(&args);
     MatchResult::read(result).unwrap()
 }

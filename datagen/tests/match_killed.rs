@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{classical_match, scratch_dir, with, DATAGEN};
+use common::{classical_match, scratch_dir, with, with_all, DATAGEN};
 use datagen::match_result::MatchResult;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -13,17 +13,17 @@ use std::time::{Duration, Instant};
 fn a_killed_match_leaves_the_pairs_it_finished() {
     let dir = scratch_dir("match-killed");
     let killed_path = dir.join("killed.txt");
-    let mut args = classical_match("chess");
-    for (flag, value) in [
-        ("--pairs", "100000"),
-        ("--nodes", "50"),
-        ("--verify-nodes", "0"),
-        ("--seed", "6"),
-        ("--threads", "2"),
-        ("--result", killed_path.to_str().unwrap()),
-    ] {
-        args = with(args, flag, value);
-    }
+    let args = with_all(
+        classical_match("chess"),
+        &[
+            ("--pairs", "100000"),
+            ("--nodes", "50"),
+            ("--verify-nodes", "0"),
+            ("--seed", "6"),
+            ("--threads", "2"),
+            ("--result", killed_path.to_str().unwrap()),
+        ],
+    );
     let mut child = Command::new(env!("CARGO_BIN_EXE_datagen"))
         .args(&args)
         .stdout(Stdio::null())

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{with, DATAGEN};
+use common::{with, with_all, DATAGEN};
 
 /// A classical-vs-classical chess match with `extra` arguments.
 fn classical_match(extra: &[&'static str]) -> Vec<&'static str> {
@@ -20,6 +20,15 @@ fn classical_match(extra: &[&'static str]) -> Vec<&'static str> {
     args
 }
 
+/// The report of a 4-game match between `players` that the first won (at most one draw).
+fn assert_first_won(out: &str, players: &str) {
+    assert!(out.contains(&format!("{players}: 4 games")), "{out}");
+    assert!(
+        out.contains("W 4 D 0 L 0") || out.contains("W 3 D 1 L 0"),
+        "{out}"
+    );
+}
+
 #[test]
 fn node_odds_give_each_player_its_own_node_limit() {
     let out = DATAGEN.ok(&classical_match(&[
@@ -32,15 +41,8 @@ fn node_odds_give_each_player_its_own_node_limit() {
         "--seed",
         "3",
     ]));
-    assert!(
-        out.contains("classical (3000 nodes) vs classical (30 nodes): 4 games"),
-        "{out}"
-    );
     // A hundredfold node advantage wins the match.
-    assert!(
-        out.contains("W 4 D 0 L 0") || out.contains("W 3 D 1 L 0"),
-        "{out}"
-    );
+    assert_first_won(&out, "classical (3000 nodes) vs classical (30 nodes)");
     assert!(DATAGEN
         .failure(&classical_match(&["--a-nodes", "0"]))
         .contains("must be at least 1"));
@@ -55,15 +57,15 @@ fn node_odds_give_each_player_its_own_node_limit() {
 /// `--nodes-time` is the plain node clock.
 #[test]
 fn node_clock_speed_odds_charge_each_player_its_own_rate() {
-    let mut clock = common::classical_match("chess");
-    for (flag, value) in [
-        ("--pairs", "2"),
-        ("--tc", "0.5+0.005"),
-        ("--nodes-time", "100"),
-        ("--seed", "3"),
-    ] {
-        clock = with(clock, flag, value);
-    }
+    let clock = with_all(
+        common::classical_match("chess"),
+        &[
+            ("--pairs", "2"),
+            ("--tc", "0.5+0.005"),
+            ("--nodes-time", "100"),
+            ("--seed", "3"),
+        ],
+    );
     let dir = common::scratch_dir("speed-odds");
     let result = dir.join("odds.result");
     let odds = with(
@@ -72,13 +74,9 @@ fn node_clock_speed_odds_charge_each_player_its_own_rate() {
         result.to_str().unwrap(),
     );
     let out = DATAGEN.ok(&odds);
-    assert!(
-        out.contains("classical (2000 nodes/ms) vs classical (100 nodes/ms): 4 games"),
-        "{out}"
-    );
-    assert!(
-        out.contains("W 4 D 0 L 0") || out.contains("W 3 D 1 L 0"),
-        "{out}"
+    assert_first_won(
+        &out,
+        "classical (2000 nodes/ms) vs classical (100 nodes/ms)",
     );
     let text = std::fs::read_to_string(&result).unwrap();
     assert!(text.contains("nodestime=2000/100"), "{text}");

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{data_of, pool_add_args, run_args, scratch, with, DATAGEN};
+use common::{data_of, pool_add_args, remove_dirs, run_args, scratch, with, DATAGEN};
 use sente::dispatch_game;
 use sente::game::{Game, GameKind};
 use std::path::Path;
@@ -61,9 +61,7 @@ fn check(game: &str) {
 
     DATAGEN.ok(&["verify", "--game", game, data.to_str().unwrap()]);
     check_positions(game, &data);
-    for dir in [one, two, killed] {
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    remove_dirs([one, two, killed]);
 }
 
 /// `datagen positions` prints a sample of the recorded positions, each one a position the
@@ -147,9 +145,7 @@ fn a_run_stopped_by_max_time_ends_with_whole_chunks_and_resumes_to_the_same_byte
         let error = DATAGEN.failure(&bad_args);
         assert!(error.contains("--max-time"), "{error}");
     }
-    for dir in [full, timed] {
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    remove_dirs([full, timed]);
 }
 
 /// A second `datagen run` into a directory another one is writing stops with an error (nothing

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{data_of, pool_add_args, run_args, scratch, strings, DATAGEN};
+use common::{data_of, pool_add_args, remove_dirs, run_args, scratch, strings, DATAGEN};
 use sente::chess::Position;
 use sente::game::GameKind;
 use sente_data::chunk::encode_chunk;
@@ -174,9 +174,7 @@ fn rescoring_is_the_same_on_one_or_two_threads_and_resumes_to_the_same_bytes() {
         damaged
     );
     assert_eq!(data_of(&two), reference, "repaired");
-    for dir in [one, two] {
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    remove_dirs([one, two]);
 }
 
 #[test]
@@ -235,12 +233,19 @@ fn other_settings_and_bad_inputs_are_refused_with_errors_naming_them() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A scratch folder for `tag` with the shared source run rescored at 80 nodes on `threads`
+/// threads into its `out`: the folder, `out`, and the (not yet made) `pool` path beside it.
+fn rescored_at_80_nodes(tag: &str, threads: usize) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = scratch(tag);
+    let out = dir.join("out");
+    rescore(&rescore_args(NET, 80, threads, &out, &[&SOURCE.run]));
+    let pool = dir.join("pool");
+    (dir, out, pool)
+}
+
 #[test]
 fn a_rescored_run_joins_a_pool_as_the_net_at_its_nodes_and_reads_back() {
-    let dir = scratch("rescore-pool");
-    let out = dir.join("out");
-    rescore(&rescore_args(NET, 80, 2, &out, &[&SOURCE.run]));
-    let pool = dir.join("pool");
+    let (dir, out, pool) = rescored_at_80_nodes("rescore-pool", 2);
     let add = |input: &Path| pool_add_args(&pool, "chess", 2, input);
     DATAGEN.ok(&add(&out));
     DATAGEN.ok(&add(&SOURCE.run));
@@ -270,10 +275,7 @@ fn a_rescored_run_joins_a_pool_as_the_net_at_its_nodes_and_reads_back() {
 
 #[test]
 fn a_rescored_copy_replaces_its_source_once_the_source_is_retired() {
-    let dir = scratch("rescore-retire");
-    let out = dir.join("out");
-    rescore(&rescore_args(NET, 80, 1, &out, &[&SOURCE.run]));
-    let pool = dir.join("pool");
+    let (dir, out, pool) = rescored_at_80_nodes("rescore-retire", 1);
     DATAGEN.ok(&pool_add_args(&pool, "chess", 2, &SOURCE.run));
     DATAGEN.ok(&pool_add_args(&pool, "chess", 2, &out));
     let before = Pool::open(&pool).unwrap();

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{data_of, run_args, scratch, with, DATAGEN};
+use common::{data_of, remove_dirs, run_args, scratch, with, DATAGEN};
 use std::path::Path;
 
 fn run_txt(out: &Path) -> String {
@@ -46,9 +46,7 @@ fn chess_self_play_records_scores_without_material_scaling_unless_asked() {
     // Other switches are other settings.
     let error = DATAGEN.failure(&with(run_args("chess", 32, &unscaled), "--search", ""));
     assert!(error.contains("other settings"), "{error}");
-    for dir in [unscaled, defaults] {
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    remove_dirs([unscaled, defaults]);
 }
 
 #[test]
@@ -107,7 +105,5 @@ fn rescoring_names_its_switches_and_refuses_a_resume_with_others() {
     assert!(error.contains("other settings"), "{error}");
     let error = DATAGEN.failure(&rescore(Some("no_such_switch=off")));
     assert!(error.contains("--search"), "{error}");
-    for dir in [run, out] {
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    remove_dirs([run, out]);
 }

@@ -49,22 +49,22 @@ fn wrong_rank_count() {
 
 #[test]
 fn bad_rank_width() {
-    assert!(matches!(
-        err("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        FenError::RankWidth { rank: 7, width: 7 }
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        FenError::RankWidth { rank: 6, .. }
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/44p/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        FenError::RankWidth { rank: 6, .. }
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/0/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        FenError::RankWidth { .. }
-    ));
+    // The rank and width a `RankWidth` error names (any other error fails the test).
+    let rank_width = |fen: &str| match err(fen) {
+        FenError::RankWidth { rank, width } => (rank, width),
+        other => panic!("{fen}: {other:?}, not RankWidth"),
+    };
+    assert_eq!(
+        rank_width("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        (7, 7)
+    );
+    for fen in [
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/44p/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ] {
+        assert_eq!(rank_width(fen).0, 6, "{fen}");
+    }
+    rank_width("rnbqkbnr/pppppppp/0/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
 }
 
 #[test]

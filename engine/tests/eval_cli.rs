@@ -44,27 +44,25 @@ fn a_net_file_with_trailing_bytes_is_refused() {
     std::fs::create_dir_all(&dir).unwrap();
     let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../nets/chess-default.nnue");
     let mut bytes = std::fs::read(net).unwrap();
-    let good = dir.join("good.nnue");
-    std::fs::write(&good, &bytes).unwrap();
-    let out = Command::new(SENTE)
-        .args(["eval", "--net", good.to_str().unwrap(), "startpos"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // `sente eval --net FILE startpos` with `bytes` as the net file: its exit status and stderr.
+    let eval_with = |name: &str, bytes: &[u8]| {
+        let file = dir.join(name);
+        std::fs::write(&file, bytes).unwrap();
+        let out = Command::new(SENTE)
+            .args(["eval", "--net", file.to_str().unwrap(), "startpos"])
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (ok, message) = eval_with("good.nnue", &bytes);
+    assert!(ok, "{message}");
 
     bytes.extend_from_slice(&[0u8; 64]);
-    let padded = dir.join("padded.nnue");
-    std::fs::write(&padded, &bytes).unwrap();
-    let out = Command::new(SENTE)
-        .args(["eval", "--net", padded.to_str().unwrap(), "startpos"])
-        .output()
-        .unwrap();
-    let message = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    let (ok, message) = eval_with("padded.nnue", &bytes);
+    assert!(!ok);
     assert!(message.contains("64 bytes after the payload"), "{message}");
     let _ = std::fs::remove_dir_all(dir);
 }

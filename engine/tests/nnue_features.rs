@@ -46,6 +46,12 @@ fn positions<G: Game>(starts: &[&str], games: usize, plies: usize, seed: u64) ->
     all
 }
 
+/// Every `step`-th of `positions(starts, games, plies, seed)`.
+fn sampled<G: Game>(step: usize, starts: &[&str], games: usize, plies: usize, seed: u64) -> Vec<G> {
+    let all = positions(starts, games, plies, seed);
+    all.into_iter().step_by(step).collect()
+}
+
 /// Features in range and inside the king bucket; one per piece (chess) or per board piece and
 /// hand count (shogi); perspectives with equal counts (the tuner's batches rely on it).
 fn check_ranges<G: NnueGame>(pos: &G, expected_count: usize, buckets: usize) {
@@ -184,10 +190,7 @@ fn chess_eval_symmetries(buckets: usize) {
         s
     };
     let mut compared = 0;
-    for pos in positions::<sente::chess::Position>(CHESS_STARTS, 2, 120, 5)
-        .iter()
-        .step_by(3)
-    {
+    for pos in sampled::<sente::chess::Position>(3, CHESS_STARTS, 2, 120, 5) {
         let fen = pos.to_text();
         if pos.is_chess960() {
             continue;
@@ -212,20 +215,16 @@ fn shogi_eval_is_the_same_for_the_colour_flipped_position() {
         eval.reset(&pos);
         eval.evaluate(&pos)
     };
-    let mut compared = 0;
-    for pos in positions::<sente::shogi::Position>(SHOGI_STARTS, 2, 150, 6)
-        .iter()
-        .step_by(3)
-    {
+    let sample = sampled::<sente::shogi::Position>(3, SHOGI_STARTS, 2, 150, 6);
+    assert!(sample.len() > 100);
+    for pos in &sample {
         let sfen = pos.to_text();
         assert_eq!(
             score(&sfen),
             score(&flip_shogi_sfen(&sfen)),
             "flip of {sfen}"
         );
-        compared += 1;
     }
-    assert!(compared > 100);
     let distinct: BTreeSet<i32> = SHOGI_STARTS.iter().map(|f| score(f)).collect();
     assert!(distinct.len() > 2, "{distinct:?}");
 }
@@ -233,10 +232,7 @@ fn shogi_eval_is_the_same_for_the_colour_flipped_position() {
 #[test]
 fn shogi_mirrored_features_are_the_features_of_the_mirrored_position() {
     let mut compared = 0;
-    for pos in positions::<sente::shogi::Position>(SHOGI_STARTS, 2, 150, 7)
-        .iter()
-        .step_by(2)
-    {
+    for pos in sampled::<sente::shogi::Position>(2, SHOGI_STARTS, 2, 150, 7) {
         let sfen = pos.to_text();
         let mirror = mirror_shogi_sfen(&sfen);
         if sfen == mirror {
@@ -246,7 +242,7 @@ fn shogi_mirrored_features_are_the_features_of_the_mirrored_position() {
             sente::shogi::Position::from_text(&mirror).unwrap_or_else(|e| panic!("{mirror}: {e}"));
         for perspective in [Side::First, Side::Second] {
             for &buckets in SUPPORTED_KING_BUCKETS {
-                let mapped: BTreeSet<u32> = active_set(pos, perspective, buckets)
+                let mapped: BTreeSet<u32> = active_set(&pos, perspective, buckets)
                     .iter()
                     .map(|&f| sente::shogi::Position::mirrored_feature(f, buckets).unwrap())
                     .collect();

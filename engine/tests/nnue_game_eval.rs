@@ -16,19 +16,21 @@ use sente::nnue::{
 };
 use std::path::PathBuf;
 
-fn temp_dir(tag: &str) -> PathBuf {
+/// A fresh folder for `tag` with a random chess net (seed 1) and a random shogi net (seed 2):
+/// the folder, `chess.nnue` and `shogi.nnue`.
+fn random_net_files(tag: &str) -> (PathBuf, PathBuf, PathBuf) {
     let dir = std::env::temp_dir().join(format!("sente-nnue-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-#[test]
-fn loading_a_net_switches_to_nnue_and_a_bad_file_keeps_the_previous_evaluator() {
-    let dir = temp_dir("switch");
     let chess_file = dir.join("chess.nnue");
     let shogi_file = dir.join("shogi.nnue");
     std::fs::write(&chess_file, random_net_bytes(&CHESS, 1)).unwrap();
     std::fs::write(&shogi_file, random_net_bytes(&SHOGI, 2)).unwrap();
+    (dir, chess_file, shogi_file)
+}
+
+#[test]
+fn loading_a_net_switches_to_nnue_and_a_bad_file_keeps_the_previous_evaluator() {
+    let (dir, chess_file, shogi_file) = random_net_files("switch");
 
     let mut eval = GameEval::<sente::chess::Position>::default();
     assert_eq!(
@@ -83,11 +85,7 @@ fn loading_a_net_switches_to_nnue_and_a_bad_file_keeps_the_previous_evaluator() 
 
 #[test]
 fn eval_report_shows_classical_and_nnue_scores_for_both_games() {
-    let dir = temp_dir("report");
-    let chess_file = dir.join("chess.nnue");
-    let shogi_file = dir.join("shogi.nnue");
-    std::fs::write(&chess_file, random_net_bytes(&CHESS, 1)).unwrap();
-    std::fs::write(&shogi_file, random_net_bytes(&SHOGI, 2)).unwrap();
+    let (dir, chess_file, shogi_file) = random_net_files("report");
 
     let chess = eval_report(CHESS_STARTS[0], Some(&chess_file)).unwrap();
     assert!(chess.contains("game: chess"), "{chess}");

@@ -26,31 +26,23 @@ fn perft_counts_chess_and_shogi_positions() {
             .count(),
         20
     );
-    let (code, out, _) = sente(&[
-        "perft",
-        "3",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R",
-        "w",
-        "KQkq",
-        "-",
-        "0",
-        "1",
-    ]);
-    assert_eq!(code, 0);
-    assert!(out.contains("Nodes searched: 97862"), "{out}");
-    let (code, out, _) = sente(&["perft", "2", "shogi"]);
-    assert_eq!(code, 0);
-    assert!(out.contains("Nodes searched: 900"), "{out}");
-    let (code, out, _) = sente(&[
-        "perft",
-        "2",
-        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
-        "b",
-        "-",
-        "1",
-    ]);
-    assert_eq!(code, 0);
-    assert!(out.contains("Nodes searched: 900"), "{out}");
+    // Positions given as separate arguments (the FEN and SFEN fields), and the shogi start.
+    for (args, nodes) in [
+        (
+            "perft 3 r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            97862,
+        ),
+        ("perft 2 shogi", 900),
+        (
+            "perft 2 lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            900,
+        ),
+    ] {
+        let args: Vec<&str> = args.split(' ').collect();
+        let (code, out, _) = sente(&args);
+        assert_eq!(code, 0, "{args:?}");
+        assert!(out.contains(&format!("Nodes searched: {nodes}")), "{out}");
+    }
 }
 
 /// `perft 0` is one node and lists no move (as Stockfish); an absurd depth is refused at once

@@ -330,65 +330,67 @@ fn fuzz(
 /// The fuzz must not ask for days of work (deep perft) or huge tables.
 const AVOID: &[&str] = &["perft", "Hash value", "memory", "cores", "Threads value"];
 
+/// A fresh engine in `protocol` (`uci`, `usi` or `xboard`) after `fuzz` from `seed` with that
+/// protocol's words, hostile lines and synchronisation.
+fn fuzzed_engine(protocol: &str, seed: u64) -> Engine {
+    let mut engine = Engine::start();
+    let (words, hostile, sync) = match protocol {
+        "uci" => (UCI_WORDS, UCI_HOSTILE, &UCI_SYNC),
+        "usi" => (USI_WORDS, USI_HOSTILE, &UCI_SYNC),
+        "xboard" => (CECP_WORDS, CECP_HOSTILE, &CECP_SYNC),
+        other => panic!("no fuzz words for protocol {other}"),
+    };
+    if protocol == "xboard" {
+        engine.send("xboard");
+        engine.send("protover 2");
+        engine.expect_prefix("feature done=1", SEARCH);
+    } else {
+        engine.handshake(protocol);
+    }
+    fuzz(&mut engine, seed, words, hostile, AVOID, sync);
+    engine
+}
+
+/// A depth-3 search of `position` ends in a `bestmove` line other than `no_move`.
+fn assert_plays_a_move(engine: &mut Engine, position: &str, no_move: &str) {
+    engine.send(position);
+    engine.send("go depth 3");
+    let lines = engine.expect_prefix("bestmove", SEARCH);
+    assert_ne!(lines.last().unwrap(), no_move);
+}
+
 #[test]
 fn uci_survives_garbage() {
-    let mut engine = Engine::start();
-    engine.handshake("uci");
-    fuzz(
-        &mut engine,
-        0xC0FFEE,
-        UCI_WORDS,
-        UCI_HOSTILE,
-        AVOID,
-        &UCI_SYNC,
-    );
+    let mut engine = fuzzed_engine("uci", 0xC0FFEE);
     engine.send("stop");
     engine.send("setoption name UCI_Chess960 value false");
     engine.send("setoption name MultiPV value 1");
     engine.sync();
-    engine.send("position startpos moves e2e4");
-    engine.send("go depth 3");
-    let lines = engine.expect_prefix("bestmove", SEARCH);
-    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+    assert_plays_a_move(
+        &mut engine,
+        "position startpos moves e2e4",
+        "bestmove (none)",
+    );
     engine.sync();
     assert!(engine.finish(true, SEARCH).success());
 }
 
 #[test]
 fn usi_survives_garbage() {
-    let mut engine = Engine::start();
-    engine.handshake("usi");
-    fuzz(
-        &mut engine,
-        0xBADC0DE,
-        USI_WORDS,
-        USI_HOSTILE,
-        AVOID,
-        &UCI_SYNC,
-    );
+    let mut engine = fuzzed_engine("usi", 0xBADC0DE);
     engine.send("stop");
     engine.sync();
-    engine.send("position startpos moves 7g7f");
-    engine.send("go depth 3");
-    let lines = engine.expect_prefix("bestmove", SEARCH);
-    assert_ne!(lines.last().unwrap(), "bestmove resign");
+    assert_plays_a_move(
+        &mut engine,
+        "position startpos moves 7g7f",
+        "bestmove resign",
+    );
     assert!(engine.finish(true, SEARCH).success());
 }
 
 #[test]
 fn cecp_survives_garbage() {
-    let mut engine = Engine::start();
-    engine.send("xboard");
-    engine.send("protover 2");
-    engine.expect_prefix("feature done=1", SEARCH);
-    fuzz(
-        &mut engine,
-        0xFEED,
-        CECP_WORDS,
-        CECP_HOSTILE,
-        AVOID,
-        &CECP_SYNC,
-    );
+    let mut engine = fuzzed_engine("xboard", 0xFEED);
     engine.send(".");
     engine.send("exit");
     engine.send("force");
@@ -410,33 +412,9 @@ fn cecp_survives_garbage() {
 #[ignore]
 fn long_fuzz_of_every_protocol() {
     for seed in 1..=20u64 {
-        let mut engine = Engine::start();
-        engine.handshake("uci");
-        fuzz(&mut engine, seed, UCI_WORDS, UCI_HOSTILE, AVOID, &UCI_SYNC);
-        assert!(engine.finish(true, SEARCH).success());
-        let mut engine = Engine::start();
-        engine.handshake("usi");
-        fuzz(
-            &mut engine,
-            seed << 8,
-            USI_WORDS,
-            USI_HOSTILE,
-            AVOID,
-            &UCI_SYNC,
-        );
-        assert!(engine.finish(true, SEARCH).success());
-        let mut engine = Engine::start();
-        engine.send("xboard");
-        engine.send("protover 2");
-        engine.expect_prefix("feature done=1", SEARCH);
-        fuzz(
-            &mut engine,
-            seed << 16,
-            CECP_WORDS,
-            CECP_HOSTILE,
-            AVOID,
-            &CECP_SYNC,
-        );
-        assert!(engine.finish(true, SEARCH).success());
+        for (protocol, shift) in [("uci", 0), ("usi", 8), ("xboard", 16)] {
+            let engine = fuzzed_engine(protocol, seed << shift);
+            assert!(engine.finish(true, SEARCH).success());
+        }
     }
 }

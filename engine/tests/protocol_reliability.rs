@@ -71,35 +71,28 @@ fn searches_without_a_line(
 /// no line at all).
 #[test]
 fn every_search_with_two_threads_reports_a_line() {
-    let mut engine = Engine::start();
-    engine.handshake("uci");
-    engine.send("setoption name Threads value 2");
-    engine.sync();
-    let chess = [
-        "position startpos moves e2e4",
-        "position startpos moves d2d4",
-        "position startpos moves g1f3",
-    ];
-    let missing = searches_without_a_line(&mut engine, &chess, "go nodes 5000", 60);
-    assert_eq!(missing, 0, "{missing} of 60 chess searches sent no line");
-    assert!(engine.finish(true, SEARCH).success());
-
-    let mut engine = Engine::start();
-    engine.handshake("usi");
-    engine.send("setoption name Threads value 2");
-    engine.send("setoption name MultiPV value 3");
-    engine.sync();
-    let shogi = [
-        "position startpos moves 7g7f",
-        "position startpos moves 2g2f",
-        "position startpos moves 3g3f",
-    ];
-    let missing = searches_without_a_line(&mut engine, &shogi, "go nodes 5000", 60);
-    assert_eq!(
-        missing, 0,
-        "{missing} of 60 shogi MultiPV 3 searches sent no line"
-    );
-    assert!(engine.finish(true, SEARCH).success());
+    for (protocol, multipv, positions, what) in [
+        ("uci", None, ["e2e4", "d2d4", "g1f3"], "chess searches"),
+        (
+            "usi",
+            Some(3),
+            ["7g7f", "2g2f", "3g3f"],
+            "shogi MultiPV 3 searches",
+        ),
+    ] {
+        let mut engine = Engine::start();
+        engine.handshake(protocol);
+        engine.send("setoption name Threads value 2");
+        if let Some(lines) = multipv {
+            engine.send(&format!("setoption name MultiPV value {lines}"));
+        }
+        engine.sync();
+        let positions = positions.map(|m| format!("position startpos moves {m}"));
+        let positions: Vec<&str> = positions.iter().map(String::as_str).collect();
+        let missing = searches_without_a_line(&mut engine, &positions, "go nodes 5000", 60);
+        assert_eq!(missing, 0, "{missing} of 60 {what} sent no line");
+        assert!(engine.finish(true, SEARCH).success());
+    }
 }
 
 /// Item 5: a net file truncated while the engine searches with it does not kill the engine

@@ -25,20 +25,29 @@ fn changed<G: Game>(text: &str, mv: &str) -> (bool, bool, bool) {
     )
 }
 
+/// Asserts `changed` for each (position, move, expected change) of `cases`.
+fn assert_changes<G: Game>(cases: &[(&str, &str, (bool, bool, bool))]) {
+    for &(text, mv, expected) in cases {
+        assert_eq!(changed::<G>(text, mv), expected, "{mv} in {text}");
+    }
+}
+
 #[test]
 fn chess_piece_keys_follow_each_sides_pieces_but_not_its_pawns() {
     type P = sente::chess::Position;
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    assert_eq!(changed::<P>(start, "e2e4"), (true, false, false));
-    assert_eq!(changed::<P>(start, "g1f3"), (false, true, false));
     let black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
-    assert_eq!(changed::<P>(black, "b8c6"), (false, false, true));
     // White's knight takes a black knight: both piece keys, no pawn.
-    let fen = "r1bqkbnr/pppppppp/8/8/3n4/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1";
-    assert_eq!(changed::<P>(fen, "f3d4"), (false, true, true));
+    let knights = "r1bqkbnr/pppppppp/8/8/3n4/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1";
     // Castling moves the king and a rook.
     let castle = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
-    assert_eq!(changed::<P>(castle, "e1g1"), (false, true, false));
+    assert_changes::<P>(&[
+        (start, "e2e4", (true, false, false)),
+        (start, "g1f3", (false, true, false)),
+        (black, "b8c6", (false, false, true)),
+        (knights, "f3d4", (false, true, true)),
+        (castle, "e1g1", (false, true, false)),
+    ]);
     // Each piece kind counts: a rook and a queen swapped are another position.
     let a = P::from_text("4k3/8/8/8/8/8/8/R2QK3 w - - 0 1").unwrap();
     let b = P::from_text("4k3/8/8/8/8/8/8/Q2RK3 w - - 0 1").unwrap();
@@ -48,15 +57,16 @@ fn chess_piece_keys_follow_each_sides_pieces_but_not_its_pawns() {
 
 #[test]
 fn shogi_piece_keys_follow_each_sides_pieces_but_not_its_pawns() {
-    type P = sente::shogi::Position;
     let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
-    assert_eq!(changed::<P>(start, "7g7f"), (true, false, false));
-    assert_eq!(changed::<P>(start, "3i4h"), (false, true, false));
     // The bishop exchange: Black's bishop takes White's and promotes (a piece, no pawn, for
     // both sides, and the hand in the structure key).
     let open = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
-    assert_eq!(changed::<P>(open, "8h2b+"), (true, true, true));
     // A drop adds a piece to the board: its side's key and the hand in the structure key.
     let hand = "lnsgkgsnl/1r7/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w Bb 4";
-    assert_eq!(changed::<P>(hand, "B*5e"), (true, false, true));
+    assert_changes::<sente::shogi::Position>(&[
+        (start, "7g7f", (true, false, false)),
+        (start, "3i4h", (false, true, false)),
+        (open, "8h2b+", (true, true, true)),
+        (hand, "B*5e", (true, false, true)),
+    ]);
 }

@@ -310,42 +310,39 @@ fn limited_strength_still_plays_legal_moves_deterministically() {
     assert!(a.nodes <= 64 * 4 + 64, "node cap applies: {}", a.nodes);
 }
 
+/// Benches tic-tac-toe `texts` with the lines evaluator at `depth`; the summary and the printed report.
+fn toy_bench(
+    texts: &[&str],
+    depth: u32,
+) -> (
+    Result<sente::bench::BenchSummary, sente::bench::BenchError>,
+    String,
+) {
+    let mut out = Vec::new();
+    let summary = sente::bench::bench_positions::<TicTacToe, _>(
+        texts,
+        LinesEval::default(),
+        depth,
+        sente::bench::BenchSearch::default(),
+        &mut out,
+    );
+    (summary, String::from_utf8(out).unwrap())
+}
+
 #[test]
 fn bench_node_count_is_a_repeatable_signature() {
     let texts = ["startpos", "x...o....", "startpos moves 5 1 9", "xx.oo...."];
-    let mut first_out = Vec::new();
-    let a = sente::bench::bench_positions::<TicTacToe, _>(
-        &texts,
-        LinesEval::default(),
-        7,
-        sente::bench::BenchSearch::default(),
-        &mut first_out,
-    )
-    .unwrap();
-    let mut second_out = Vec::new();
-    let b = sente::bench::bench_positions::<TicTacToe, _>(
-        &texts,
-        LinesEval::default(),
-        7,
-        sente::bench::BenchSearch::default(),
-        &mut second_out,
-    )
-    .unwrap();
+    let (a, text) = toy_bench(&texts, 7);
+    let a = a.unwrap();
+    let b = toy_bench(&texts, 7).0.unwrap();
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(a.positions, 4);
-    let text = String::from_utf8(first_out).unwrap();
     assert!(
         text.contains(&format!("Nodes searched  : {}", a.nodes)),
         "{text}"
     );
     assert_eq!(text.lines().filter(|l| l.contains(" nodes ")).count(), 4);
-    let bad = sente::bench::bench_positions::<TicTacToe, _>(
-        &["startpos moves 5 5"],
-        LinesEval::default(),
-        3,
-        sente::bench::BenchSearch::default(),
-        &mut Vec::new(),
-    );
+    let (bad, _) = toy_bench(&["startpos moves 5 5"], 3);
     assert!(
         matches!(
             bad,

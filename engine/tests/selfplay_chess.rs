@@ -2,21 +2,18 @@
 //! adjudication), and the counts add up. What a search technique is worth is measured by
 //! `scripts/bench/search_feature_sprt.sh` (see `docs/measurements.md`).
 
+mod selfplay_support;
+
+use selfplay_support::match_config;
 use sente::chess::{ClassicalEval, Position};
 use sente::game::Game;
-use sente::selfplay::{run_match, MatchConfig, PlayerConfig};
+use sente::selfplay::{run_match, PlayerConfig};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[test]
 fn a_short_match_plays_legal_games_to_a_result() {
     let games = AtomicUsize::new(0);
-    let config = MatchConfig {
-        pairs: 3,
-        concurrency: 2,
-        opening_plies: 6,
-        seed: 5,
-        ..MatchConfig::default()
-    };
+    let config = match_config(3, 2, 6, 5);
     let a = PlayerConfig::with_nodes("a", ClassicalEval::default(), 400);
     let b = PlayerConfig::with_nodes("b", ClassicalEval::default(), 200);
     let report = run_match(&Position::startpos(), &a, &b, &config, &|record| {

@@ -2,6 +2,9 @@
 //! rules or by adjudication, and the counts add up. What a search technique is worth is measured
 //! by `scripts/bench/search_feature_sprt.sh` (see `docs/measurements.md`).
 
+mod selfplay_support;
+
+use selfplay_support::match_config;
 use sente::game::{Game, HistoryEntry};
 use sente::movelist::MoveList;
 use sente::selfplay::{run_match, Adjudication, GameEnd, MatchConfig, PlayerConfig};
@@ -12,15 +15,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 fn a_short_shogi_match_plays_legal_games_to_a_result() {
     let games = AtomicUsize::new(0);
     let config = MatchConfig {
-        pairs: 2,
-        concurrency: 2,
-        opening_plies: 4,
-        seed: 9,
         adjudication: Adjudication {
             max_plies: 300,
             ..Adjudication::default()
         },
-        ..MatchConfig::default()
+        ..match_config(2, 2, 4, 9)
     };
     let a = PlayerConfig::with_nodes("a", ClassicalEval::default(), 600);
     let b = PlayerConfig::with_nodes("b", ClassicalEval::default(), 300);

@@ -1,10 +1,12 @@
 //! The self-play harness on tic-tac-toe: game ends by rule, colour-swapped pairs, counts that
 //! add up, and a perfect player that never loses against a weak one.
 
+mod selfplay_support;
 #[allow(dead_code)] // Each test binary uses a different part of the shared toy game.
 #[path = "search_support/tictactoe.rs"]
 mod tictactoe;
 
+use selfplay_support::match_config;
 use sente::game::Game;
 use sente::selfplay::{
     play_game, random_opening, run_match, Adjudication, GameEnd, MatchConfig, PairObserver,
@@ -62,13 +64,7 @@ fn perfect_play_from_the_start_is_a_draw_by_rule() {
 #[test]
 fn perfect_player_never_loses_and_counts_add_up() {
     let games_seen = AtomicUsize::new(0);
-    let config = MatchConfig {
-        pairs: 20,
-        concurrency: 2,
-        opening_plies: 1,
-        seed: 3,
-        ..MatchConfig::default()
-    };
+    let config = match_config(20, 2, 1, 3);
     let [perfect, shallow] = perfect_and_shallow();
     let report = run_match(
         &TicTacToe::startpos(),
@@ -109,17 +105,13 @@ fn a_match_stopped_by_the_sprt_reports_the_verdict_that_stopped_it() {
 /// stops early, accepting H1, and reports the verdict that stopped it.
 fn perfect_against_shallow_until_decided(concurrency: usize, seed: u64) {
     let config = MatchConfig {
-        pairs: 500,
-        concurrency,
-        opening_plies: 1,
-        seed,
         sprt: Some(Sprt {
             elo0: 0.0,
             elo1: 20.0,
             alpha: 0.05,
             beta: 0.05,
         }),
-        ..MatchConfig::default()
+        ..match_config(500, concurrency, 1, seed)
     };
     let [perfect, shallow] = perfect_and_shallow();
     let report = run_match(&TicTacToe::startpos(), &perfect, &shallow, &config, &|_| {});
@@ -151,12 +143,8 @@ fn progress_sees_the_running_totals_after_every_pair() {
         })
     };
     let config = MatchConfig {
-        pairs: 6,
-        concurrency: 2,
-        opening_plies: 2,
-        seed: 11,
         on_pair: Some(observer),
-        ..MatchConfig::default()
+        ..match_config(6, 2, 2, 11)
     };
     let [perfect, shallow] = perfect_and_shallow();
     let report = run_match(&TicTacToe::startpos(), &perfect, &shallow, &config, &|_| {});

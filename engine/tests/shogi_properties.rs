@@ -72,19 +72,13 @@ fn usi_and_xboard_notation_round_trip() {
     playouts(10, 300, 2, |pos, _| {
         for m in legal(pos) {
             let usi = pos.format_move(m);
-            assert_eq!(
-                pos.parse_move(&usi),
-                Ok(m),
-                "usi {usi} in {}",
-                pos.to_text()
-            );
             let xb = pos.format_move_cecp(m);
-            assert_eq!(
-                pos.parse_move_cecp(&xb),
-                Ok(m),
-                "xboard {xb} in {}",
-                pos.to_text()
-            );
+            for (notation, text, read) in [
+                ("usi", &usi, pos.parse_move(&usi)),
+                ("xboard", &xb, pos.parse_move_cecp(&xb)),
+            ] {
+                assert_eq!(read, Ok(m), "{notation} {text} in {}", pos.to_text());
+            }
             // Without the '=' suffix a move still reads as the non-promotion.
             if let Some(bare) = xb.strip_suffix('=') {
                 assert_eq!(pos.parse_move_cecp(bare), Ok(m));

@@ -9,6 +9,11 @@ use sente::game::{EndReason, Game, GameResult, HistoryEntry, MoveParseError, Out
 use sente::movelist::MoveList;
 use sente::shogi::{EnteringKingRule, Position, SfenError, ShogiMoves, ShogiRules};
 
+/// The rule outcome `result` by `reason`.
+fn ended(result: GameResult, reason: EndReason) -> Option<Outcome> {
+    Some(Outcome { result, reason })
+}
+
 fn pos(sfen: &str) -> Position {
     Position::from_text(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"))
 }
@@ -221,10 +226,7 @@ fn entering_king_27_point_rule_for_both_colours() {
     // In the search a valid declaration ends the game as a win.
     assert_eq!(
         with_rule(&entering("R3P"), Points27).rule_outcome(&[], true),
-        Some(Outcome {
-            result: GameResult::Win,
-            reason: EndReason::EnteringKing
-        })
+        ended(GameResult::Win, EndReason::EnteringKing)
     );
 }
 
@@ -293,75 +295,58 @@ fn history_of(start: &str, moves: &[&str]) -> (Position, Vec<HistoryEntry>) {
     (p, history)
 }
 
+/// The rule outcome after playing `moves` from `start` (in the search's view if `in_search`),
+/// and the side then to move.
+fn outcome_after(start: &str, moves: &[&str], in_search: bool) -> (Option<Outcome>, Side) {
+    let (p, h) = history_of(start, moves);
+    (p.rule_outcome(&h, in_search), p.side_to_move())
+}
+
+/// The first `plies` moves of `cycle` played round and round.
+fn repeated<'a>(cycle: &[&'a str], plies: usize) -> Vec<&'a str> {
+    cycle.iter().cycle().take(plies).copied().collect()
+}
+
 const CHECK_CYCLE: [&str; 4] = ["2i1i", "1a2a", "1i2i", "2a1a"];
 const CHECKER: &str = "8k/9/9/9/9/9/9/9/K6R1 b - 1";
 
 #[test]
 fn perpetual_check_loses_for_the_checker() {
-    let cycle: Vec<&str> = CHECK_CYCLE.iter().cycle().take(12).copied().collect();
+    let cycle = repeated(&CHECK_CYCLE, 12);
     // Third occurrence: nothing yet (strict rule).
-    let (p, h) = history_of(CHECKER, &cycle[..8]);
-    assert_eq!(p.rule_outcome(&h, false), None);
+    assert_eq!(outcome_after(CHECKER, &cycle[..8], false).0, None);
     // Fourth occurrence, Black (the checker) to move: Black loses.
-    let (p, h) = history_of(CHECKER, &cycle);
-    assert_eq!(p.side_to_move(), Side::First);
     assert_eq!(
-        p.rule_outcome(&h, false),
-        Some(Outcome {
-            result: GameResult::Loss,
-            reason: EndReason::PerpetualCheck
-        })
+        outcome_after(CHECKER, &cycle, false),
+        (
+            ended(GameResult::Loss, EndReason::PerpetualCheck),
+            Side::First
+        )
     );
     // Seen from White to move (one ply further), White wins.
-    let longer: Vec<&str> = CHECK_CYCLE.iter().cycle().take(13).copied().collect();
-    let (p, h) = history_of(CHECKER, &longer);
-    assert_eq!(p.side_to_move(), Side::Second);
     assert_eq!(
-        p.rule_outcome(&h, false),
-        Some(Outcome {
-            result: GameResult::Win,
-            reason: EndReason::PerpetualCheck
-        })
+        outcome_after(CHECKER, &repeated(&CHECK_CYCLE, 13), false),
+        (
+            ended(GameResult::Win, EndReason::PerpetualCheck),
+            Side::Second
+        )
     );
     // In search the first repetition already counts, with the same distinction.
-    let (p, h) = history_of(CHECKER, &cycle[..4]);
     assert_eq!(
-        p.rule_outcome(&h, true),
-        Some(Outcome {
-            result: GameResult::Loss,
-            reason: EndReason::PerpetualCheck
-        })
+        outcome_after(CHECKER, &cycle[..4], true).0,
+        ended(GameResult::Loss, EndReason::PerpetualCheck)
     );
-    assert_eq!(p.rule_outcome(&h, false), None);
+    assert_eq!(outcome_after(CHECKER, &cycle[..4], false).0, None);
 }
 
 #[test]
 fn repetition_without_perpetual_check_is_a_draw() {
-    let cycle: Vec<&str> = ["5i5h", "5a5b", "5h5i", "5b5a"]
-        .iter()
-        .cycle()
-        .take(12)
-        .copied()
-        .collect();
+    let cycle = repeated(&["5i5h", "5a5b", "5h5i", "5b5a"], 12);
     let start = "4k4/9/9/9/9/9/9/9/4K4 b - 1";
-    let (p, h) = history_of(start, &cycle[..11]);
-    assert_eq!(p.rule_outcome(&h, false), None);
-    let (p, h) = history_of(start, &cycle);
-    assert_eq!(
-        p.rule_outcome(&h, false),
-        Some(Outcome {
-            result: GameResult::Draw,
-            reason: EndReason::Repetition
-        })
-    );
-    let (p, h) = history_of(start, &cycle[..4]);
-    assert_eq!(
-        p.rule_outcome(&h, true),
-        Some(Outcome {
-            result: GameResult::Draw,
-            reason: EndReason::Repetition
-        })
-    );
+    let draw = ended(GameResult::Draw, EndReason::Repetition);
+    assert_eq!(outcome_after(start, &cycle[..11], false).0, None);
+    assert_eq!(outcome_after(start, &cycle, false).0, draw);
+    assert_eq!(outcome_after(start, &cycle[..4], true).0, draw);
 }
 
 #[test]
@@ -398,10 +383,7 @@ fn max_plies_limit_draws_but_a_final_mate_counts() {
     assert_eq!(p.game_ply(), 4);
     assert_eq!(
         p.rule_outcome(&[], false),
-        Some(Outcome {
-            result: GameResult::Draw,
-            reason: EndReason::MaxPlies
-        })
+        ended(GameResult::Draw, EndReason::MaxPlies)
     );
     // 0 means no limit.
     p.set_rules(ShogiRules::default());

@@ -5,12 +5,7 @@ mod support;
 
 use datagen::pool::{add, AddOptions};
 use sente::chess::Position;
-use std::path::Path;
-use support::{eval_args, TUNER};
-
-fn eval_on(data: &[&Path]) -> String {
-    TUNER.ok(&eval_args("classical", data))
-}
+use support::{classical_eval_on, eval_args, TUNER};
 
 #[test]
 fn a_pool_or_run_directory_reads_as_its_files() {
@@ -24,10 +19,10 @@ fn a_pool_or_run_directory_reads_as_its_files() {
     };
     add::<Position>(&pool, &[dir.join("a"), dir.join("b")], &options).unwrap();
 
-    let from_files = eval_on(&[&first, &second]);
+    let from_files = classical_eval_on(&[&first, &second]);
     assert!(from_files.contains("positions"), "{from_files}");
-    assert_eq!(eval_on(&[&pool]), from_files);
-    assert_eq!(eval_on(&[&dir.join("a"), &second]), from_files);
+    assert_eq!(classical_eval_on(&[&pool]), from_files);
+    assert_eq!(classical_eval_on(&[&dir.join("a"), &second]), from_files);
     // A directory that is neither is a clear error.
     let stderr = TUNER.failure(&eval_args("classical", &[&dir]));
     assert!(stderr.contains("neither a pool"), "{stderr}");

@@ -7,14 +7,9 @@ use datagen::pool::{add, AddOptions};
 use datagen::rescore::{rescore, RescoreSettings};
 use sente::chess::Position;
 use sente::game::GameKind;
-use std::path::Path;
-use support::{eval_args, TUNER};
+use support::classical_eval_on;
 
 const NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../nets/chess-default.nnue");
-
-fn eval_on(data: &[&Path]) -> String {
-    TUNER.ok(&eval_args("classical", data))
-}
 
 #[test]
 fn a_rescored_pool_reads_as_the_source_positions_with_new_targets() {
@@ -38,10 +33,10 @@ fn a_rescored_pool_reads_as_the_source_positions_with_new_targets() {
     let pool = dir.join("pool");
     add::<Position>(&pool, &[dir.join("rescored")], &AddOptions::default()).unwrap();
 
-    let before = eval_on(&[&source]);
-    let after = eval_on(&[&pool]);
+    let before = classical_eval_on(&[&source]);
+    let after = classical_eval_on(&[&pool]);
     assert!(after.contains("positions"), "{after}");
-    assert_eq!(after, eval_on(&[&dir.join("rescored")]));
+    assert_eq!(after, classical_eval_on(&[&dir.join("rescored")]));
     assert_ne!(after, before, "the targets changed");
     let _ = std::fs::remove_dir_all(&dir);
 }

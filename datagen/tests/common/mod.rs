@@ -72,6 +72,20 @@ pub fn with(mut args: Vec<String>, flag: &str, value: &str) -> Vec<String> {
     args
 }
 
+/// `args` with each (flag, value) of `settings` set in turn, as `with` does.
+pub fn with_all(args: Vec<String>, settings: &[(&str, &str)]) -> Vec<String> {
+    settings
+        .iter()
+        .fold(args, |args, &(flag, value)| with(args, flag, value))
+}
+
+/// Removes the scratch folders `dirs` (what is already gone is no error).
+pub fn remove_dirs(dirs: impl IntoIterator<Item = impl AsRef<Path>>) {
+    for dir in dirs {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
 /// The data file of the run in `out`.
 pub fn data_of(out: &Path) -> Vec<u8> {
     std::fs::read(out.join("data.bin")).unwrap()

@@ -195,6 +195,30 @@ fn compress_empty(squares: &str) -> String {
     out
 }
 
+/// A rank of an SFEN board read backwards, each piece letter changed by `piece`: its tokens (a
+/// digit run, or an optional '+' and a letter) in reverse order.
+fn reversed_shogi_row(row: &str, piece: impl Fn(char) -> char) -> String {
+    let mut tokens: Vec<String> = Vec::new();
+    let mut pending_plus = false;
+    for c in row.chars() {
+        if c == '+' {
+            pending_plus = true;
+        } else if c.is_ascii_digit() {
+            tokens.push(c.to_string());
+        } else {
+            let mut t = String::new();
+            if pending_plus {
+                t.push('+');
+            }
+            t.push(piece(c));
+            tokens.push(t);
+            pending_plus = false;
+        }
+    }
+    tokens.reverse();
+    tokens.concat()
+}
+
 /// The shogi position with colours swapped: the board rotated 180°, case swapped (promotion
 /// marks kept), hands exchanged and the other side to move.
 pub fn flip_shogi_sfen(sfen: &str) -> String {
@@ -209,28 +233,7 @@ pub fn flip_shogi_sfen(sfen: &str) -> String {
     let rows: Vec<String> = fields[0]
         .split('/')
         .rev()
-        .map(|row| {
-            // Tokens: a digit run, or an optional '+' and a letter.
-            let mut tokens: Vec<String> = Vec::new();
-            let mut pending_plus = false;
-            for c in row.chars() {
-                if c == '+' {
-                    pending_plus = true;
-                } else if c.is_ascii_digit() {
-                    tokens.push(c.to_string());
-                } else {
-                    let mut t = String::new();
-                    if pending_plus {
-                        t.push('+');
-                    }
-                    t.push(swap(c));
-                    tokens.push(t);
-                    pending_plus = false;
-                }
-            }
-            tokens.reverse();
-            tokens.concat()
-        })
+        .map(|row| reversed_shogi_row(row, swap))
         .collect();
     let side = if fields[1] == "b" { "w" } else { "b" };
     let hands = if fields[2] == "-" {
@@ -252,22 +255,7 @@ pub fn mirror_shogi_sfen(sfen: &str) -> String {
     let fields: Vec<&str> = sfen.split_whitespace().collect();
     let rows: Vec<String> = fields[0]
         .split('/')
-        .map(|row| {
-            let mut tokens: Vec<String> = Vec::new();
-            let mut pending_plus = false;
-            for c in row.chars() {
-                if c == '+' {
-                    pending_plus = true;
-                } else if c.is_ascii_digit() || !pending_plus {
-                    tokens.push(c.to_string());
-                } else {
-                    tokens.push(format!("+{c}"));
-                    pending_plus = false;
-                }
-            }
-            tokens.reverse();
-            tokens.concat()
-        })
+        .map(|row| reversed_shogi_row(row, |c| c))
         .collect();
     let mut out = vec![rows.join("/")];
     out.extend(fields[1..].iter().map(|f| f.to_string()));

@@ -57,6 +57,11 @@ pub fn eval_args(model: &str, data: &[&Path]) -> Vec<String> {
     args
 }
 
+/// The report of `tuner eval` of the classical evaluator on `data` (which must succeed).
+pub fn classical_eval_on(data: &[&Path]) -> String {
+    TUNER.ok(&eval_args("classical", data))
+}
+
 /// A short `tuner train` of chess on `data` into `out`, the net named `name`: 2 superbatches of
 /// 3 batches of 256 positions, lr cosine 0.002 → 0.0005, 2 threads, seed 5 (change any with
 /// `with`).
