@@ -5,6 +5,7 @@
 pub mod adamw;
 pub mod batch;
 pub mod checkpoint;
+pub mod cli;
 pub mod data;
 pub mod elo_history;
 pub mod evaluate;
