@@ -3,6 +3,7 @@
 //! the whole file in memory. A record that does not decode stops the read with an error naming
 //! the file and the record's byte offset (text: its line).
 
+use crate::binpack_chunk::decode_binpack_chunk;
 use crate::file::open_regular_file;
 use crate::format_chess_records::{
     bullet_from_bytes, check_marlin_header, decode_binpack_chain, decode_bullet, decode_viri,
@@ -120,6 +121,7 @@ pub fn read_foreign(
             let mut offset = 0u64;
             let mut chunk = Vec::new();
             let mut chain: Vec<sfbinpack::TrainingDataEntry> = Vec::new();
+            let mut chain_at = 0u64;
             while offset < len {
                 let mut header = [0u8; 8];
                 reader
@@ -142,21 +144,35 @@ pub fn read_foreign(
                 reader
                     .read_exact(&mut chunk)
                     .with_context(|| format!("reading {}", path.display()))?;
-                for entry in sfbinpack::parse_chunk(&chunk) {
+                let mut failed = None;
+                decode_binpack_chunk(&chunk, |entry, at_chain| {
+                    if failed.is_some() {
+                        return;
+                    }
                     if chain
                         .last()
                         .is_some_and(|last| !last.is_continuation(&entry))
                     {
-                        visit(decode_binpack_chain(&chain).map_err(|e| at(offset, e))?);
+                        match decode_binpack_chain(&chain) {
+                            Ok(record) => visit(record),
+                            Err(e) => failed = Some(at(chain_at, e)),
+                        }
                         count += 1;
                         chain.clear();
                     }
+                    if chain.is_empty() {
+                        chain_at = offset + 8 + at_chain as u64;
+                    }
                     chain.push(entry);
+                })
+                .map_err(|e| at(offset + 8 + e.offset as u64, anyhow!("{}", e.reason)))?;
+                if let Some(e) = failed {
+                    return Err(e);
                 }
                 offset += 8 + size;
             }
             if !chain.is_empty() {
-                visit(decode_binpack_chain(&chain).map_err(|e| at(offset, e))?);
+                visit(decode_binpack_chain(&chain).map_err(|e| at(chain_at, e))?);
                 count += 1;
             }
         }
