@@ -32,14 +32,31 @@ pub fn decode_binpack_chunk(
     chunk: &[u8],
     mut visit: impl FnMut(TrainingDataEntry, usize),
 ) -> Result<(), ChunkError> {
-    let mut offset = 0;
+    decode_binpack_chunk_from(chunk, 0, |entry, offset| {
+        visit(entry, offset);
+        true
+    })
+    .map(|_| ())
+}
+
+/// Decodes the entries of `chunk` from the stem at payload offset `start` on, while
+/// `visit(entry, offset)` returns true; returns whether the payload's end was reached (no
+/// `visit` said stop).
+pub fn decode_binpack_chunk_from(
+    chunk: &[u8],
+    start: usize,
+    mut visit: impl FnMut(TrainingDataEntry, usize) -> bool,
+) -> Result<bool, ChunkError> {
+    let mut offset = start;
     while offset + STEM_BYTES + 2 <= chunk.len() {
         let fail = |reason: String| ChunkError { offset, reason };
         let stem = &chunk[offset..offset + STEM_BYTES];
         let mut entry = unpack_stem(stem).map_err(fail)?;
         let plies =
             u16::from_be_bytes([chunk[offset + STEM_BYTES], chunk[offset + STEM_BYTES + 1]]);
-        visit(entry, offset);
+        if !visit(entry, offset) {
+            return Ok(false);
+        }
         let movetext = &chunk[offset + STEM_BYTES + 2..];
         let mut reader = BitReader::new(movetext);
         let mut last_score = -entry.score;
@@ -55,11 +72,13 @@ pub fn decode_binpack_chunk(
             entry.score = score;
             entry.ply = entry.ply.wrapping_add(1);
             entry.result = -entry.result;
-            visit(entry, offset);
+            if !visit(entry, offset) {
+                return Ok(false);
+            }
         }
         offset += STEM_BYTES + 2 + reader.bytes_read();
     }
-    Ok(())
+    Ok(true)
 }
 
 /// The entry of a stem, as `sfbinpack` unpacks it, after checking that its position is one the

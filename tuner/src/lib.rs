@@ -14,6 +14,7 @@ pub mod init_net;
 pub mod model;
 pub mod plot;
 pub mod quantize;
+pub mod record_set;
 pub mod schedule;
 pub mod trainer;
 pub mod training;

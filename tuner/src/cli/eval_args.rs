@@ -2,9 +2,10 @@
 
 use super::threads_args::ThreadsArgs;
 use crate::checkpoint::Checkpoint;
-use crate::data::{load_games, validation_set, Filter, TargetBlend};
+use crate::data::{validation_set, Filter, TargetBlend};
 use crate::evaluate::{classical_loss, quantized_loss};
 use crate::model::FloatNet;
+use crate::record_set::{RecordSet, RecordView};
 use crate::training::{mean_loss, net_from_checkpoint};
 use anyhow::{Context, Result};
 use clap::Args;
@@ -39,7 +40,12 @@ impl EvalArgs {
 }
 
 fn eval_model<G: NnueGame>(model: &Path, data: &[PathBuf], lambda: f32) -> Result<()> {
-    let games = load_games::<G>(data)?;
+    let mut records = RecordSet::default();
+    let refs = records.add_files::<G>(data)?;
+    let games = RecordView {
+        set: &records,
+        refs,
+    };
     let blend = TargetBlend {
         lambda,
         eval_scale: G::ARCH.eval_scale as f32,
