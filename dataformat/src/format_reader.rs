@@ -53,6 +53,18 @@ impl ForeignFile {
         game: GameKind,
         mut visit: impl FnMut(u64, StoredGame),
     ) -> Result<Self> {
+        let file = Self::open(path, format, game)?;
+        for index in 0..file.len() {
+            visit(index, file.record(index)?);
+        }
+        Ok(file)
+    }
+
+    /// Maps `path` and finds where its records start (checking the framing: whole fixed-size
+    /// records, viriformat game headers and ends, binpack chunk headers), without decoding them
+    /// except for binpack, whose chains are only known by decoding. Records then decode with
+    /// [`ForeignFile::record`], in any order and from any thread.
+    pub fn open(path: &Path, format: ForeignFormat, game: GameKind) -> Result<Self> {
         format.check_game(game, path)?;
         let map = map_file(path)?;
         let mut file = ForeignFile {
@@ -74,24 +86,14 @@ impl ForeignFile {
                 );
             }
             file.records = len / size as u64;
-            for index in 0..file.records {
-                visit(index, file.record(index)?);
-            }
             return Ok(file);
         }
         match format {
             ForeignFormat::Text => {
                 let mut offset = 0usize;
-                let mut number = 0u64;
                 while offset < file.map.len() {
                     let end = line_end(&file.map, offset);
-                    number += 1;
-                    let line = &file.map[offset..end];
-                    if !line.iter().all(u8::is_ascii_whitespace) {
-                        let record = file
-                            .decode_line(line)
-                            .map_err(|e| anyhow!("{}: line {number}: {e:#}", path.display()))?;
-                        visit(file.offsets.len() as u64, record);
+                    if !file.map[offset..end].iter().all(u8::is_ascii_whitespace) {
                         file.offsets.push(offset as u64);
                     }
                     offset = end + 1;
@@ -102,15 +104,11 @@ impl ForeignFile {
                 while offset < file.map.len() {
                     let size = viri_game_size(&file.map[offset..])
                         .map_err(|e| file.at(offset as u64, e))?;
-                    visit(
-                        file.offsets.len() as u64,
-                        file.decode_viri_at(offset, size)?,
-                    );
                     file.offsets.push(offset as u64);
                     offset += size;
                 }
             }
-            ForeignFormat::Binpack => file.scan_binpack(&mut visit)?,
+            ForeignFormat::Binpack => file.scan_binpack(&mut |_, _| {})?,
             _ => unreachable!("fixed-size formats are read above"),
         }
         file.records = file.offsets.len() as u64;
@@ -147,8 +145,10 @@ impl ForeignFile {
         match self.format {
             ForeignFormat::Text => {
                 let line = &self.map[offset..line_end(&self.map, offset)];
-                self.decode_line(line)
-                    .map_err(|e| self.at(offset as u64, e))
+                self.decode_line(line).map_err(|e| {
+                    let number = 1 + self.map[..offset].iter().filter(|&&b| b == b'\n').count();
+                    anyhow!("{}: line {number}: {e:#}", self.path.display())
+                })
             }
             ForeignFormat::Viriformat => {
                 let size =

@@ -15,7 +15,7 @@ use sente_data::format_reader::ForeignFile;
 use sente_data::imported::visit_kept_positions;
 use sente_data::position_filter::PositionFilter;
 use sente_data::read::read_games;
-use sente_data::stored_game::StoredGame;
+use sente_data::stored_game::{RecordError, StoredGame};
 use std::borrow::Cow;
 use std::path::PathBuf;
 
@@ -80,24 +80,30 @@ impl RecordSet {
                     self.sources.push(Source::Sente(kept));
                 }
                 DataSource::Foreign(format, path) => {
-                    let file =
-                        ForeignFile::scan(
-                            &path,
-                            format,
-                            game_kind::<G>(),
-                            |i, record| match replays(&record) {
-                                Ok(()) => refs.push(RecordRef {
+                    let file = ForeignFile::open(&path, format, game_kind::<G>())?;
+                    if file.len() > u32::MAX as u64 {
+                        anyhow::bail!("{}: more than 2^32 records", path.display());
+                    }
+                    // Decoded and checked in parallel, a block at a time, reported in file order.
+                    const BLOCK: u64 = 1 << 16;
+                    for block in (0..file.len()).step_by(BLOCK as usize) {
+                        let checked: Vec<Result<Option<RecordError>>> = (block
+                            ..(block + BLOCK).min(file.len()))
+                            .into_par_iter()
+                            .map(|i| Ok(replays(&file.record(i)?).err()))
+                            .collect();
+                        for (i, result) in (block..).zip(checked) {
+                            match result? {
+                                None => refs.push(RecordRef {
                                     source,
                                     index: i as u32,
                                 }),
-                                Err(error) => sente::eprintln_best_effort!(
+                                Some(error) => sente::eprintln_best_effort!(
                                     "tuner: {}: game {i} does not replay ({error}); skipped",
                                     path.display()
                                 ),
-                            },
-                        )?;
-                    if file.len() > u32::MAX as u64 {
-                        anyhow::bail!("{}: more than 2^32 records", path.display());
+                            }
+                        }
                     }
                     self.sources.push(Source::Foreign(file));
                 }
