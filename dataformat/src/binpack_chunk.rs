@@ -104,21 +104,23 @@ fn unpack_stem(stem: &[u8]) -> Result<TrainingDataEntry, String> {
                     pos.set_ep_square_unchecked(sq + FlatSquareOffset::new(0, 1));
                 }
                 12 => return Err(format!("en-passant pawn on {sq}")),
-                13 => {
-                    pos.place(Piece::WHITE_ROOK, sq);
-                    pos.add_castling_rights(if sq == Square::A1 {
-                        CastlingRights::WHITE_QUEEN_SIDE
+                13 | 14 => {
+                    // A rook that can still castle, on its corner.
+                    let (rook, long_corner, long, short) = if nibble == 13 {
+                        let rights = (
+                            CastlingRights::WHITE_QUEEN_SIDE,
+                            CastlingRights::WHITE_KING_SIDE,
+                        );
+                        (Piece::WHITE_ROOK, Square::A1, rights.0, rights.1)
                     } else {
-                        CastlingRights::WHITE_KING_SIDE
-                    });
-                }
-                14 => {
-                    pos.place(Piece::BLACK_ROOK, sq);
-                    pos.add_castling_rights(if sq == Square::A8 {
-                        CastlingRights::BLACK_QUEEN_SIDE
-                    } else {
-                        CastlingRights::BLACK_KING_SIDE
-                    });
+                        let rights = (
+                            CastlingRights::BLACK_QUEEN_SIDE,
+                            CastlingRights::BLACK_KING_SIDE,
+                        );
+                        (Piece::BLACK_ROOK, Square::A8, rights.0, rights.1)
+                    };
+                    pos.place(rook, sq);
+                    pos.add_castling_rights(if sq == long_corner { long } else { short });
                 }
                 _ => {
                     pos.place(Piece::BLACK_KING, sq);

@@ -1,5 +1,5 @@
 //! `tuner`'s command line: the subcommands, one argument struct each in its own module, with the
-//! groups they share (game and threads) flattened in. `main` parses [`Cli`] and calls
+//! groups they share (game and threads) flattened in. `main` parses [`Command`] and calls
 //! [`Command::execute`]; [`report_error`] prints what went wrong.
 
 pub mod arg_parsers;
@@ -11,18 +11,12 @@ pub mod threads_args;
 pub mod train_args;
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::Parser;
 
+/// The subcommands (parsed as the whole command line).
+#[allow(clippy::large_enum_variant)] // parsed once per process
 #[derive(Parser)]
 #[command(name = "tuner", version, about = "Sente's CPU NNUE trainer")]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-// Parsed once per process: the size of the largest variant costs nothing.
-#[allow(clippy::large_enum_variant)]
-#[derive(Subcommand)]
 pub enum Command {
     /// Train a net from datagen files (resumes from OUT/checkpoint.bin when present).
     Train(train_args::TrainArgs),

@@ -18,43 +18,27 @@ use sente_data::stored_game::{RecordError, StoredGame, RESULT_DRAW, RESULT_FIRST
 use std::borrow::Cow;
 use std::path::PathBuf;
 
-/// Which positions are used for training.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Which positions are used for training: the position filters shared with `datagen export`,
+/// and the mirror augmentation.
+#[derive(Clone, Copy, Default, PartialEq)]
 pub struct Filter {
-    /// Skip the first plies of each recorded game.
-    pub min_ply: u32,
-    /// Skip positions with the side to move in check.
-    pub skip_in_check: bool,
-    /// Skip positions whose chosen move is a capture or promotion (the eval is not quiet).
-    pub skip_noisy_move: bool,
-    /// Skip positions whose |score| is at least this (mate scores).
-    pub max_abs_score: i32,
+    pub positions: PositionFilter,
     /// Also train on each position's left-right mirror image, in games where that mirror is an
     /// exact symmetry (`NnueGame::mirrored_feature`; shogi). Validation sets never mirror.
     pub mirror: bool,
 }
 
-impl Filter {
-    /// The position filters (shared with `datagen export`).
-    pub fn positions(&self) -> PositionFilter {
-        PositionFilter {
-            min_ply: self.min_ply,
-            skip_in_check: self.skip_in_check,
-            skip_noisy_move: self.skip_noisy_move,
-            max_abs_score: self.max_abs_score,
-        }
-    }
-}
-
-impl Default for Filter {
-    fn default() -> Self {
-        Self {
-            min_ply: 8,
-            skip_in_check: true,
-            skip_noisy_move: true,
-            max_abs_score: 10_000,
-            mirror: false,
-        }
+/// Written flat, as checkpoints record it in their settings (a resume compares that text).
+impl std::fmt::Debug for Filter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = &self.positions;
+        f.debug_struct("Filter")
+            .field("min_ply", &p.min_ply)
+            .field("skip_in_check", &p.skip_in_check)
+            .field("skip_noisy_move", &p.skip_noisy_move)
+            .field("max_abs_score", &p.max_abs_score)
+            .field("mirror", &self.mirror)
+            .finish()
     }
 }
 
@@ -120,7 +104,7 @@ pub fn for_each_training_position<G: NnueGame>(
     blend: &TargetBlend,
     mut visit: impl FnMut(&G, f32),
 ) -> Result<(), RecordError> {
-    visit_kept_positions::<G>(record, &filter.positions(), |pos, _, score| {
+    visit_kept_positions::<G>(record, &filter.positions, |pos, _, score| {
         let mover = pos.side_to_move();
         let result = match record.result {
             RESULT_DRAW => 0.5,

@@ -4,6 +4,6 @@
 use clap::Parser;
 
 fn main() {
-    let result = tuner::cli::Cli::parse().command.execute();
+    let result = tuner::cli::Command::parse().execute();
     std::process::exit(tuner::cli::report_error(result));
 }

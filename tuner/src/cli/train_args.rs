@@ -13,6 +13,7 @@ use sente::dispatch_game;
 use sente::game::GameKind;
 use sente::nnue::NnueGame;
 use sente_data::data_paths::expand_data_paths;
+use sente_data::position_filter::PositionFilter;
 use std::path::PathBuf;
 
 #[derive(Clone, Debug, Args)]
@@ -124,9 +125,11 @@ impl TrainArgs {
             out: self.out,
             save_every: self.save_every,
             filter: Filter {
-                min_ply: self.min_ply,
+                positions: PositionFilter {
+                    min_ply: self.min_ply,
+                    ..PositionFilter::default()
+                },
                 mirror: self.mirror,
-                ..Filter::default()
             },
             name: self.name,
             factors: !self.no_factors,
