@@ -5,6 +5,7 @@
 //! trainers read (text, bulletformat, viriformat, binpack, psv, hcpe). `datagen` writes these
 //! files and `tuner` reads them; neither depends on the other. See `docs/data-format.md`.
 
+pub mod binpack_chunk;
 pub mod chunk;
 pub mod data_paths;
 pub mod file;

@@ -10,53 +10,35 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use sente::game::{Game, Side};
 
+use crate::record_set::RecordSet;
 use sente::nnue::{NnueGame, MAX_ACTIVE};
-use sente_data::chunk::game_kind;
-use sente_data::format_kind::{data_source, DataSource};
-use sente_data::format_reader::read_foreign;
 use sente_data::imported::visit_kept_positions;
 use sente_data::position_filter::PositionFilter;
-use sente_data::read::read_games;
 use sente_data::stored_game::{RecordError, StoredGame, RESULT_DRAW, RESULT_FIRST_WINS};
+use std::borrow::Cow;
 use std::path::PathBuf;
 
-/// Which positions are used for training.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Which positions are used for training: the position filters shared with `datagen export`,
+/// and the mirror augmentation.
+#[derive(Clone, Copy, Default, PartialEq)]
 pub struct Filter {
-    /// Skip the first plies of each recorded game.
-    pub min_ply: u32,
-    /// Skip positions with the side to move in check.
-    pub skip_in_check: bool,
-    /// Skip positions whose chosen move is a capture or promotion (the eval is not quiet).
-    pub skip_noisy_move: bool,
-    /// Skip positions whose |score| is at least this (mate scores).
-    pub max_abs_score: i32,
+    pub positions: PositionFilter,
     /// Also train on each position's left-right mirror image, in games where that mirror is an
     /// exact symmetry (`NnueGame::mirrored_feature`; shogi). Validation sets never mirror.
     pub mirror: bool,
 }
 
-impl Filter {
-    /// The position filters (shared with `datagen export`).
-    pub fn positions(&self) -> PositionFilter {
-        PositionFilter {
-            min_ply: self.min_ply,
-            skip_in_check: self.skip_in_check,
-            skip_noisy_move: self.skip_noisy_move,
-            max_abs_score: self.max_abs_score,
-        }
-    }
-}
-
-impl Default for Filter {
-    fn default() -> Self {
-        Self {
-            min_ply: 8,
-            skip_in_check: true,
-            skip_noisy_move: true,
-            max_abs_score: 10_000,
-            mirror: false,
-        }
+/// Written flat, as checkpoints record it in their settings (a resume compares that text).
+impl std::fmt::Debug for Filter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = &self.positions;
+        f.debug_struct("Filter")
+            .field("min_ply", &p.min_ply)
+            .field("skip_in_check", &p.skip_in_check)
+            .field("skip_noisy_move", &p.skip_noisy_move)
+            .field("max_abs_score", &p.max_abs_score)
+            .field("mirror", &self.mirror)
+            .finish()
     }
 }
 
@@ -68,59 +50,49 @@ pub struct TargetBlend {
     pub eval_scale: f32,
 }
 
-/// All games of the given files, decoded into memory (4 bytes per ply). Files in a foreign
-/// format (`FORMAT:path` or a format's extension: `sente_data::format_kind::data_source`) are
-/// read as position or game records; a record that does not decode is an error naming the file
-/// and its offset. A Sente file of another game is an error naming the game it holds; damaged chunks are skipped with a warning naming the
-/// file and chunk (later chunks are still read); games that do not replay through the rules are
-/// dropped with a warning naming the file and the game's index.
+/// Records addressable by index, in memory or decoded on demand
+/// (`crate::record_set::RecordView`); `None` is a record that no longer decodes (warned).
+pub trait RecordAccess: Sync {
+    fn count(&self) -> usize;
+    fn get(&self, i: usize) -> Option<Cow<'_, StoredGame>>;
+}
+
+impl RecordAccess for [StoredGame] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn get(&self, i: usize) -> Option<Cow<'_, StoredGame>> {
+        Some(Cow::Borrowed(&self[i]))
+    }
+}
+
+impl RecordAccess for Vec<StoredGame> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn get(&self, i: usize) -> Option<Cow<'_, StoredGame>> {
+        Some(Cow::Borrowed(&self[i]))
+    }
+}
+
+impl RecordAccess for [&StoredGame] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn get(&self, i: usize) -> Option<Cow<'_, StoredGame>> {
+        Some(Cow::Borrowed(self[i]))
+    }
+}
+
+/// All games of the given files, decoded into memory (`RecordSet::add_files` says which are
+/// kept, and how errors and damaged records are reported).
 pub fn load_games<G: Game>(files: &[PathBuf]) -> Result<Vec<StoredGame>> {
-    let mut games = Vec::new();
-    let mut sources = Vec::new();
-    for (file, path) in files.iter().enumerate() {
-        match data_source(path) {
-            DataSource::Sente(path) => {
-                read_games(&path, Some(game_kind::<G>()), |index, record| {
-                    games.push(record.clone());
-                    sources.push((file, index));
-                })?;
-            }
-            DataSource::Foreign(format, path) => {
-                let mut index = 0;
-                read_foreign(&path, format, game_kind::<G>(), |record| {
-                    games.push(record);
-                    sources.push((file, index));
-                    index += 1;
-                })?;
-            }
-        }
-    }
-    let broken: Vec<(usize, RecordError)> = games
-        .par_iter()
-        .enumerate()
-        .filter_map(|(i, record)| {
-            visit_kept_positions::<G>(record, &PositionFilter::KEEP_ALL, |_, _, _| {})
-                .err()
-                .map(|e| (i, e))
-        })
-        .collect();
-    for (i, error) in &broken {
-        let (file, index) = sources[*i];
-        sente::eprintln_best_effort!(
-            "tuner: {}: game {index} does not replay ({error}); skipped",
-            files[file].display()
-        );
-    }
-    if !broken.is_empty() {
-        let mut drop = vec![false; games.len()];
-        broken.iter().for_each(|(i, _)| drop[*i] = true);
-        let mut i = 0;
-        games.retain(|_| {
-            i += 1;
-            !drop[i - 1]
-        });
-    }
-    Ok(games)
+    let mut set = RecordSet::default();
+    let refs = set.add_files::<G>(files)?;
+    Ok(refs
+        .iter()
+        .filter_map(|&r| set.get(r).map(Cow::into_owned))
+        .collect())
 }
 
 /// Calls `visit(position, target)` for each position of `record` that passes `filter`, with its
@@ -132,7 +104,7 @@ pub fn for_each_training_position<G: NnueGame>(
     blend: &TargetBlend,
     mut visit: impl FnMut(&G, f32),
 ) -> Result<(), RecordError> {
-    visit_kept_positions::<G>(record, &filter.positions(), |pos, _, score| {
+    visit_kept_positions::<G>(record, &filter.positions, |pos, _, score| {
         let mover = pos.side_to_move();
         let result = match record.result {
             RESULT_DRAW => 0.5,
@@ -190,19 +162,23 @@ pub fn warn_unreplayable(replayed: Result<(), RecordError>) {
     }
 }
 
-/// Extracts the positions of `games` in parallel, concatenated in game order.
+/// Extracts the positions of the records `indices` of `records` in parallel, concatenated in
+/// that order.
 pub fn extract_games<G: NnueGame>(
-    games: &[&StoredGame],
+    records: &(impl RecordAccess + ?Sized),
+    indices: &[u32],
     filter: &Filter,
     blend: &TargetBlend,
     king_buckets: usize,
 ) -> Batch {
-    let parts: Vec<Batch> = games
+    let parts: Vec<Batch> = indices
         .par_chunks(64)
         .map(|chunk| {
             let mut part = Batch::new();
-            for record in chunk {
-                extract_game::<G>(record, filter, blend, king_buckets, &mut part);
+            for &i in chunk {
+                if let Some(record) = records.get(i as usize) {
+                    extract_game::<G>(&record, filter, blend, king_buckets, &mut part);
+                }
             }
             part
         })
@@ -235,8 +211,8 @@ fn shuffled(n: usize, seed: u64) -> Vec<u32> {
 }
 
 /// An endless, reproducible stream of shuffled training batches.
-pub struct BatchStream<'a, G: NnueGame> {
-    games: &'a [StoredGame],
+pub struct BatchStream<'a, G: NnueGame, R: RecordAccess + ?Sized> {
+    games: &'a R,
     filter: Filter,
     blend: TargetBlend,
     /// The king buckets of the net being trained (its feature rows).
@@ -252,16 +228,19 @@ pub struct BatchStream<'a, G: NnueGame> {
     _game: std::marker::PhantomData<G>,
 }
 
-impl<'a, G: NnueGame> BatchStream<'a, G> {
+impl<'a, G: NnueGame, R: RecordAccess + ?Sized> BatchStream<'a, G, R> {
     pub fn new(
-        games: &'a [StoredGame],
+        games: &'a R,
         filter: Filter,
         blend: TargetBlend,
         king_buckets: usize,
         seed: u64,
         position: StreamPosition,
     ) -> Self {
-        let order = shuffled(games.len(), seed ^ position.epoch.wrapping_mul(0x9E37_79B9));
+        let order = shuffled(
+            games.count(),
+            seed ^ position.epoch.wrapping_mul(0x9E37_79B9),
+        );
         Self {
             games,
             filter,
@@ -294,27 +273,29 @@ impl<'a, G: NnueGame> BatchStream<'a, G> {
     fn refill(&mut self) {
         let mut attempts = 0;
         loop {
-            if self.position.next_game as usize >= self.games.len() {
+            if self.position.next_game as usize >= self.games.count() {
                 self.position.epoch += 1;
                 self.position.next_game = 0;
                 self.order = shuffled(
-                    self.games.len(),
+                    self.games.count(),
                     self.seed ^ self.position.epoch.wrapping_mul(0x9E37_79B9),
                 );
             }
             let start = self.position.next_game as usize;
-            let end = (start + self.pool_games).min(self.games.len());
-            let picked: Vec<&StoredGame> = self.order[start..end]
-                .iter()
-                .map(|&i| &self.games[i as usize])
-                .collect();
+            let end = (start + self.pool_games).min(self.games.count());
             self.position.next_game = end as u64;
-            self.pool = extract_games::<G>(&picked, &self.filter, &self.blend, self.king_buckets);
+            self.pool = extract_games::<G>(
+                self.games,
+                &self.order[start..end],
+                &self.filter,
+                &self.blend,
+                self.king_buckets,
+            );
             let pool_seed = self.seed ^ (self.position.epoch << 32) ^ end as u64;
             self.pool_order = shuffled(self.pool.len(), pool_seed);
             self.pool_next = 0;
             attempts += 1;
-            if !self.pool.is_empty() || attempts > 2 * (self.games.len() / self.pool_games + 1) {
+            if !self.pool.is_empty() || attempts > 2 * (self.games.count() / self.pool_games + 1) {
                 return;
             }
         }
@@ -343,18 +324,18 @@ impl<'a, G: NnueGame> BatchStream<'a, G> {
 /// Validation positions: every usable position of `games` (at most `limit`), as the features of
 /// a net with `king_buckets` king buckets.
 pub fn validation_set<G: NnueGame>(
-    games: &[StoredGame],
+    games: &(impl RecordAccess + ?Sized),
     filter: &Filter,
     blend: &TargetBlend,
     king_buckets: usize,
     limit: usize,
 ) -> Batch {
-    let refs: Vec<&StoredGame> = games.iter().collect();
     let filter = Filter {
         mirror: false,
         ..*filter
     };
-    let all = extract_games::<G>(&refs, &filter, blend, king_buckets);
+    let all: Vec<u32> = (0..games.count() as u32).collect();
+    let all = extract_games::<G>(games, &all, &filter, blend, king_buckets);
     if all.len() <= limit {
         return all;
     }

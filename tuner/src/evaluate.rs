@@ -2,11 +2,12 @@
 //! checkpoint's float net on a data set.
 
 use crate::batch::Batch;
-use crate::data::{for_each_training_position, warn_unreplayable, Filter, TargetBlend};
+use crate::data::{
+    for_each_training_position, warn_unreplayable, Filter, RecordAccess, TargetBlend,
+};
 use rayon::prelude::*;
 use sente::eval::Evaluator;
 use sente::nnue::{simd, Network, NnueGame, SimdLevel};
-use sente_data::stored_game::StoredGame;
 
 /// Mean loss of the quantized `net` over `batch`, computed with the engine's kernels.
 pub fn quantized_loss(net: &Network, batch: &Batch) -> f32 {
@@ -40,12 +41,11 @@ pub fn quantized_loss(net: &Network, batch: &Batch) -> f32 {
 /// Mean loss of the game's classical (static) evaluator over the usable positions of `games`:
 /// the baseline a trained net has to beat.
 pub fn classical_loss<G: NnueGame>(
-    games: &[StoredGame],
+    games: &(impl RecordAccess + ?Sized),
     filter: &Filter,
     blend: &TargetBlend,
 ) -> (f32, usize) {
-    let games: Vec<&StoredGame> = games.iter().collect();
-    let (loss, count) = evaluator_loss::<G>(&G::Classical::default(), &games, filter, blend);
+    let (loss, count) = evaluator_loss::<G>(&G::Classical::default(), games, filter, blend);
     (loss as f32, count)
 }
 
@@ -54,18 +54,19 @@ pub fn classical_loss<G: NnueGame>(
 /// not depend on the thread count.
 pub fn evaluator_loss<G: NnueGame>(
     eval: &G::Classical,
-    games: &[&StoredGame],
+    games: &(impl RecordAccess + ?Sized),
     filter: &Filter,
     blend: &TargetBlend,
 ) -> (f64, usize) {
-    let parts: Vec<(f64, usize)> = games
+    let indices: Vec<u32> = (0..games.count() as u32).collect();
+    let parts: Vec<(f64, usize)> = indices
         .par_chunks(64)
         .map(|chunk| {
             let mut eval = eval.clone();
             let (mut sum, mut count) = (0.0f64, 0usize);
-            for record in chunk {
+            for record in chunk.iter().filter_map(|&i| games.get(i as usize)) {
                 warn_unreplayable(for_each_training_position::<G>(
-                    record,
+                    &record,
                     filter,
                     blend,
                     |pos, target| {

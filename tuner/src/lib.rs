@@ -5,6 +5,7 @@
 pub mod adamw;
 pub mod batch;
 pub mod checkpoint;
+pub mod cli;
 pub mod data;
 pub mod elo_history;
 pub mod evaluate;
@@ -13,6 +14,7 @@ pub mod init_net;
 pub mod model;
 pub mod plot;
 pub mod quantize;
+pub mod record_set;
 pub mod schedule;
 pub mod trainer;
 pub mod training;

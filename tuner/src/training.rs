@@ -4,11 +4,12 @@
 use crate::adamw::AdamW;
 use crate::batch::Batch;
 use crate::checkpoint::{Checkpoint, CurvePoint};
-use crate::data::{load_games, validation_set, BatchStream, Filter, StreamPosition, TargetBlend};
+use crate::data::{validation_set, BatchStream, Filter, RecordAccess, StreamPosition, TargetBlend};
 use crate::init_net::initial_net;
 use crate::model::{FloatNet, Scratch, WEIGHT_CLIP};
 use crate::plot::plot_curves;
 use crate::quantize::quantize;
+use crate::record_set::{RecordRef, RecordSet, RecordView};
 use crate::schedule::LrSchedule;
 use crate::trainer::Trainer;
 use anyhow::{bail, Context, Result};
@@ -16,7 +17,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use sente::nnue::arch::{SUPPORTED_KING_BUCKETS, SUPPORTED_L1};
 use sente::nnue::{Architecture, NnueGame};
-use sente_data::stored_game::StoredGame;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -128,24 +128,17 @@ pub fn mean_loss(net: &FloatNet, batch: &Batch) -> f32 {
     (sums.iter().sum::<f64>() / batch.len() as f64) as f32
 }
 
-/// Splits off every `every`-th game (indices every-1, 2·every-1, …) as validation games.
-pub fn split_validation(
-    games: Vec<StoredGame>,
-    every: usize,
-) -> (Vec<StoredGame>, Vec<StoredGame>) {
+/// Splits off every `every`-th record (indices every-1, 2·every-1, …) as validation records.
+pub fn split_validation(refs: Vec<RecordRef>, every: usize) -> (Vec<RecordRef>, Vec<RecordRef>) {
     if every == 0 {
-        return (games, Vec::new());
+        return (refs, Vec::new());
     }
-    let mut train = Vec::with_capacity(games.len());
-    let mut val = Vec::with_capacity(games.len() / every + 1);
-    for (i, game) in games.into_iter().enumerate() {
-        if (i + 1) % every == 0 {
-            val.push(game);
-        } else {
-            train.push(game);
-        }
-    }
-    (train, val)
+    let (val, train): (Vec<_>, Vec<_>) = refs
+        .into_iter()
+        .enumerate()
+        .partition(|(i, _)| (i + 1) % every == 0);
+    let strip = |v: Vec<(usize, RecordRef)>| v.into_iter().map(|(_, r)| r).collect();
+    (strip(train), strip(val))
 }
 
 /// Paths inside the output directory.
@@ -162,20 +155,30 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
     let arch = config.arch::<G>()?;
     std::fs::create_dir_all(&config.out)
         .with_context(|| format!("creating {}", config.out.display()))?;
-    let (games, held_out) = split_validation(load_games::<G>(&config.data)?, config.val_every);
-    if games.is_empty() {
+    let mut records = RecordSet::default();
+    let data = records.add_files::<G>(&config.data)?;
+    let (train_refs, held_out) = split_validation(data, config.val_every);
+    let mut val_refs = records.add_files::<G>(&config.val)?;
+    val_refs.extend(held_out);
+    let games = RecordView {
+        set: &records,
+        refs: train_refs,
+    };
+    let val_games = RecordView {
+        set: &records,
+        refs: val_refs,
+    };
+    if games.count() == 0 {
         bail!("no games in {:?}", config.data);
     }
     let blend = TargetBlend {
         lambda: config.lambda,
         eval_scale: arch.eval_scale as f32,
     };
-    let mut val_games = load_games::<G>(&config.val)?;
-    val_games.extend(held_out);
     sente::eprintln_best_effort!(
         "tuner: {} training games, {} validation games; {} net, l1 {}, {} king bucket(s)",
-        games.len(),
-        val_games.len(),
+        games.count(),
+        val_games.count(),
         G::NAME,
         arch.l1,
         arch.king_buckets
@@ -292,7 +295,7 @@ pub fn train<G: NnueGame>(config: &TrainConfig, resume: Option<&Path>) -> Result
         }
     };
     let mut trainer = Trainer::new(net, optimizer, config.threads);
-    let mut stream = BatchStream::<G>::new(
+    let mut stream = BatchStream::<G, _>::new(
         &games,
         config.filter,
         blend,
