@@ -394,9 +394,11 @@ fn train<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<()> {
         out: state.attempt_dir(game).join("train"),
         save_every: 1,
         filter: tuner::data::Filter {
-            min_ply: TRAIN_MIN_PLY,
+            positions: sente_data::position_filter::PositionFilter {
+                min_ply: TRAIN_MIN_PLY,
+                ..Default::default()
+            },
             mirror: t.mirror,
-            ..tuner::data::Filter::default()
         },
         name: format!("{game}-gen{}", state.generation),
         factors: true,
