@@ -25,21 +25,29 @@ MATERIALS = ["KQvKR", "KRvKP", "KBNvK", "KQvKP", "KRvKN", "KQvKR", "KRvKP", "KBN
 LETTERS = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT, "P": chess.PAWN}
 
 
+def random_board(material, rng):
+    """A board with the pieces of `material` (a table name such as "KQvKR": White's letters, "v",
+    Black's) each on a random empty square, no pawn on the first or last rank; White to move, and
+    not checked for validity. tests/python/test_syzygy.py draws its positions with it too."""
+    white, black = material.split("v")
+    board = chess.Board(None)
+    for color, side in ((chess.WHITE, white), (chess.BLACK, black)):
+        for letter in side:
+            kind = LETTERS[letter]
+            while True:
+                sq = rng.randrange(64)
+                if board.piece_at(sq) is None and not (kind == chess.PAWN and chess.square_rank(sq) in (0, 7)):
+                    board.set_piece_at(sq, chess.Piece(kind, color))
+                    break
+    return board
+
+
 def won_positions(count, tables, rng):
     """`count` positions the side to move wins (WDL +2) in at least 20 plies to zeroing."""
     out = []
     i = 0
     while len(out) < count:
-        white, black = MATERIALS[i % len(MATERIALS)].split("v")
-        board = chess.Board(None)
-        for color, side in ((chess.WHITE, white), (chess.BLACK, black)):
-            for letter in side:
-                kind = LETTERS[letter]
-                while True:
-                    sq = rng.randrange(64)
-                    if board.piece_at(sq) is None and not (kind == chess.PAWN and chess.square_rank(sq) in (0, 7)):
-                        board.set_piece_at(sq, chess.Piece(kind, color))
-                        break
+        board = random_board(MATERIALS[i % len(MATERIALS)], rng)
         board.turn = chess.WHITE
         if not board.is_valid() or board.is_game_over():
             continue

@@ -2,12 +2,11 @@
 and its own USI client: the games finish, the W/D/L adds up, and each side's clock use is
 reported as a share of the time it was given."""
 
-import importlib.util
 import re
 import subprocess
 import sys
 
-from conftest import ROOT
+from conftest import ROOT, load_script
 
 CLOCK_USE = re.compile(r"(A|B): (\d+) ms per move over (\d+) moves, ([\d.]+)% of the time it was given")
 
@@ -117,10 +116,7 @@ def test_move_time_games_ignore_the_clock_and_think_for_the_move_time(engine_pat
 
 
 def load_match_module():
-    spec = importlib.util.spec_from_file_location("match_script", ROOT / "scripts" / "match.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("match.py", "match_script")
 
 
 def test_pentanomial_error_counts_pairs_not_games():

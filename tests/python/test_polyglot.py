@@ -2,8 +2,6 @@
 (`chess.polyglot`) on the test book of python-chess's source archive
 (scripts/fetch-test-data.sh caches it outside the repository)."""
 
-import os
-import pathlib
 import random
 import subprocess
 
@@ -12,15 +10,12 @@ import chess.engine
 import chess.polyglot
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+from conftest import engine_dialogue
 
 
 @pytest.fixture(scope="session")
-def book() -> str:
-    cache = subprocess.run(
-        [str(ROOT / "scripts" / "fetch-test-data.sh")], check=True, capture_output=True, text=True
-    ).stdout.strip()
-    return os.path.join(cache, "polyglot", "performance.bin")
+def book(test_data_dir) -> str:
+    return str(test_data_dir / "polyglot" / "performance.bin")
 
 
 def positions(rng, reader, count):
@@ -89,41 +84,25 @@ def test_uci_own_book_plays_book_moves(engine_path, book):
         engine.quit()
 
 
-def raw(engine_path, lines, until):
-    proc = subprocess.Popen([engine_path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    proc.stdin.write("".join(line + "\n" for line in lines))
-    proc.stdin.flush()
-    out = []
-    while True:
-        line = proc.stdout.readline()
-        assert line, out
-        out.append(line.rstrip("\n"))
-        if line.startswith(until):
-            break
-    proc.stdin.write("quit\n")
-    proc.stdin.flush()
-    proc.wait(timeout=10)
-    return out
-
-
 def test_damaged_and_missing_books_are_reported_and_the_engine_searches(engine_path, book, tmp_path):
     damaged = tmp_path / "damaged.bin"
     damaged.write_bytes(open(book, "rb").read()[:1000])  # 1000 is not a multiple of 16
     for path, words in [(damaged, ["1000 bytes", "damaged.bin"]), (tmp_path / "missing.bin", ["cannot read", "missing.bin"])]:
-        out = raw(engine_path, ["uci", "setoption name OwnBook value true", f"setoption name BookFile value {path}",
-                                "isready", "position startpos", "go depth 2"], "bestmove")
+        out = engine_dialogue(engine_path, ["uci", "setoption name OwnBook value true",
+                                            f"setoption name BookFile value {path}", "isready", "position startpos",
+                                            "go depth 2"], "bestmove")
         notes = [line for line in out if line.startswith("info string")]
         assert any(all(w in n for w in words) and "playing without a book" in n for n in notes), notes
         assert any(line.startswith("info depth 2") for line in out), out
 
 
 def test_cecp_bk_lists_the_book_moves_and_plays_them(engine_path, book):
-    out = raw(engine_path, ["xboard", "protover 2", "option OwnBook=1", f"option BookFile={book}", "bk", "ping 1"], "pong 1")
+    out = engine_dialogue(engine_path, ["xboard", "protover 2", "option OwnBook=1", f"option BookFile={book}", "bk", "ping 1"], "pong 1")
     board = chess.Board()
     with chess.polyglot.open_reader(book) as reader:
         entries = list(reader.find_all(board, minimum_weight=0))
     listed = [line for line in out if line.startswith(" ") and "%" in line]
     assert [line.split()[0] for line in listed] == [board.uci(e.move) for e in entries], out
     assert [int(line.split("weight ")[1].rstrip(")")) for line in listed] == [e.weight for e in entries]
-    out = raw(engine_path, ["xboard", "protover 2", "option OwnBook=1", f"option BookFile={book}", "new", "white", "go"], "move ")
+    out = engine_dialogue(engine_path, ["xboard", "protover 2", "option OwnBook=1", f"option BookFile={book}", "new", "white", "go"], "move ")
     assert chess.Move.from_uci(out[-1].split()[1]) in [e.move for e in entries], out

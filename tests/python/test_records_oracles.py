@@ -3,8 +3,6 @@ reads every PGN game and replays it to the final position datagen reports in `in
 cshogi's KIF and CSA parsers read every shogi record and replay it to the same final SFEN, with
 the same winner."""
 
-import os
-import pathlib
 import subprocess
 
 import chess
@@ -14,15 +12,12 @@ import cshogi.CSA
 import cshogi.KIF
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+from conftest import release_binary
 
 
 @pytest.fixture(scope="session")
 def datagen_path() -> str:
-    path = os.environ.get("DATAGEN_BIN", str(ROOT / "target" / "release" / "datagen"))
-    if not os.access(path, os.X_OK):
-        pytest.fail(f"datagen binary not found at {path}: build it with cargo build --release -p datagen")
-    return path
+    return release_binary("DATAGEN_BIN", "datagen", "datagen")
 
 
 def run_match(datagen_path, game, out, extra=()):

@@ -3,7 +3,6 @@
 (scripts/fetch-test-data.sh caches them outside the repository)."""
 
 import os
-import pathlib
 import random
 import shutil
 import subprocess
@@ -13,36 +12,25 @@ import chess.engine
 import chess.syzygy
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+from conftest import engine_dialogue, load_script
 
 
 @pytest.fixture(scope="session")
-def tables() -> str:
+def tables(test_data_dir) -> str:
     """The directory of the 35 WDL and 35 DTZ test tables (fetched once, cached)."""
-    cache = subprocess.run(
-        [str(ROOT / "scripts" / "fetch-test-data.sh")], check=True, capture_output=True, text=True
-    ).stdout.strip()
-    path = os.path.join(cache, "syzygy")
+    path = str(test_data_dir / "syzygy")
     assert len([f for f in os.listdir(path) if f.endswith((".rtbw", ".rtbz"))]) == 70
     return path
 
 
-LETTERS = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT, "P": chess.PAWN}
+# The conversion script's material placement, shared so that both draw positions alike.
+random_board = load_script("syzygy-conversion.py", "syzygy_conversion").random_board
 
 
 def random_position(rng, names):
     """A valid position with the material of one of the tables, pieces placed at random."""
     while True:
-        white, black = rng.choice(names).split("v")
-        board = chess.Board(None)
-        for color, side in ((chess.WHITE, white), (chess.BLACK, black)):
-            for letter in side:
-                kind = LETTERS[letter]
-                while True:
-                    sq = rng.randrange(64)
-                    if board.piece_at(sq) is None and not (kind == chess.PAWN and chess.square_rank(sq) in (0, 7)):
-                        board.set_piece_at(sq, chess.Piece(kind, color))
-                        break
+        board = random_board(rng.choice(names), rng)
         board.turn = rng.choice([chess.WHITE, chess.BLACK])
         if board.is_valid():
             return board
@@ -129,26 +117,6 @@ def test_uci_moves_keep_the_win_within_the_fifty_move_rule(engine_path, tables):
         oracle.close()
 
 
-def dialogue(engine_path, lines, expect_last):
-    """Sends `lines`, then reads until a line starting with `expect_last`; returns the output."""
-    proc = subprocess.Popen(
-        [engine_path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-    )
-    proc.stdin.write("".join(line + "\n" for line in lines))
-    proc.stdin.flush()
-    out = []
-    while True:
-        line = proc.stdout.readline()
-        assert line, out
-        out.append(line.rstrip("\n"))
-        if line.startswith(expect_last):
-            break
-    proc.stdin.write("quit\n")
-    proc.stdin.flush()
-    proc.wait(timeout=10)
-    return out
-
-
 def info_strings(out):
     return [line for line in out if line.startswith("info string")]
 
@@ -159,7 +127,7 @@ def last_info(out):
 
 def test_in_search_probes_count_tbhits(engine_path, tables):
     # Five pieces (no table): captures lead into the 4-piece tables.
-    out = dialogue(
+    out = engine_dialogue(
         engine_path,
         ["uci", f"setoption name SyzygyPath value {tables}", "position fen 8/8/4k3/3r4/8/3R4/3RK3/8 w - - 0 1", "go depth 8"],
         "bestmove",
@@ -176,7 +144,7 @@ def test_bad_paths_keep_the_previous_tables(engine_path, tables, tmp_path):
     with open(truncated / "KQvKR.rtbw", "r+b") as f:
         f.truncate(os.path.getsize(truncated / "KQvKR.rtbw") - 10)
     shutil.copy(renamed / "KQvK.rtbw", renamed / "KRvK.rtbw")
-    out = dialogue(
+    out = engine_dialogue(
         engine_path,
         [
             "uci",
@@ -203,7 +171,7 @@ def test_bad_paths_keep_the_previous_tables(engine_path, tables, tmp_path):
 
 
 def test_probe_limit_below_the_tables_is_told_and_respected(engine_path, tables):
-    out = dialogue(
+    out = engine_dialogue(
         engine_path,
         [
             "uci",
@@ -223,7 +191,7 @@ def test_probe_limit_below_the_tables_is_told_and_respected(engine_path, tables)
 
 
 def test_cecp_egtpath(engine_path, tables):
-    out = dialogue(
+    out = engine_dialogue(
         engine_path,
         ["xboard", "protover 2", f"egtpath syzygy {tables}", "ping 1"],
         "pong 1",

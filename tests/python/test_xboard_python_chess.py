@@ -7,12 +7,12 @@ import chess
 import chess.engine
 import pytest
 
+from conftest import running_engine
+
 
 @pytest.fixture
 def engine(engine_path):
-    eng = chess.engine.SimpleEngine.popen_xboard(engine_path, timeout=20)
-    yield eng
-    eng.quit()
+    yield from running_engine(chess.engine.SimpleEngine.popen_xboard, engine_path)
 
 
 def test_identity_and_options(engine):
