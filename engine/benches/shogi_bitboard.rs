@@ -4,6 +4,7 @@
 //! one is `sente::shogi::Bitboard`. Timed with `std::time::Instant`, best of 5 runs.
 
 use sente::shogi::Bitboard;
+use sente::xorshift::xorshift64;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -61,13 +62,7 @@ impl SplitBitboard {
 }
 
 fn random_boards(n: usize) -> Vec<u128> {
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift64(0x2545_F491_4F6C_DD1D);
     // About 40 of 81 squares set, like a middlegame occupancy.
     (0..n)
         .map(|_| {

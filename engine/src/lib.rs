@@ -21,3 +21,4 @@ pub mod search;
 pub mod selfplay;
 pub mod shogi;
 pub mod utc_time;
+pub mod xorshift;

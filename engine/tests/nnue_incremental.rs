@@ -120,44 +120,48 @@ fn run_playouts<G: NnueGame>(
     coverage
 }
 
-const CASTLE: usize = 0;
-const EN_PASSANT: usize = 1;
-const PROMOTION: usize = 2;
-const CAPTURE: usize = 3;
-const DROP: usize = 4;
-const MIRROR_CHANGE: usize = 5;
+/// The kinds of move a playout counts; each indexes `Coverage::kinds`.
+#[derive(Clone, Copy, Debug)]
+enum MoveKind {
+    Castle,
+    EnPassant,
+    Promotion,
+    Capture,
+    Drop,
+    MirrorChange,
+}
 
 fn classify_chess(pos: &sente::chess::Position, m: sente::chess::Move, kinds: &mut [usize; 8]) {
     if m.is_castle() {
-        kinds[CASTLE] += 1;
+        kinds[MoveKind::Castle as usize] += 1;
     }
     if m.is_en_passant() {
-        kinds[EN_PASSANT] += 1;
+        kinds[MoveKind::EnPassant as usize] += 1;
     }
     if m.is_promotion() {
-        kinds[PROMOTION] += 1;
+        kinds[MoveKind::Promotion as usize] += 1;
     }
     if !pos.is_quiet(m) && !m.is_promotion() {
-        kinds[CAPTURE] += 1;
+        kinds[MoveKind::Capture as usize] += 1;
     }
     let mut child = *pos;
     child.make_move(m);
     for side in [Side::First, Side::Second] {
         // With one bucket the key is the mirror alone.
         if child.king_key(side, 1) != pos.king_key(side, 1) {
-            kinds[MIRROR_CHANGE] += 1;
+            kinds[MoveKind::MirrorChange as usize] += 1;
         }
     }
 }
 
 fn classify_shogi(pos: &sente::shogi::Position, m: sente::shogi::Move, kinds: &mut [usize; 8]) {
     if m.is_drop() {
-        kinds[DROP] += 1;
+        kinds[MoveKind::Drop as usize] += 1;
     } else if pos.piece_on(m.to()).is_some() {
-        kinds[CAPTURE] += 1;
+        kinds[MoveKind::Capture as usize] += 1;
     }
     if m.is_promotion() {
-        kinds[PROMOTION] += 1;
+        kinds[MoveKind::Promotion as usize] += 1;
     }
 }
 
@@ -179,8 +183,17 @@ fn check_chess(l1: usize, buckets: usize) {
         println!("chess l1={l1} buckets={buckets} {level:?}: {c:?}");
         assert!(c.checks > 3000, "{c:?}");
         assert!(c.king_key_changes > 50, "{c:?}");
-        for kind in [CASTLE, EN_PASSANT, PROMOTION, CAPTURE, MIRROR_CHANGE] {
-            assert!(c.kinds[kind] > 0, "move kind {kind} never played: {c:?}");
+        for kind in [
+            MoveKind::Castle,
+            MoveKind::EnPassant,
+            MoveKind::Promotion,
+            MoveKind::Capture,
+            MoveKind::MirrorChange,
+        ] {
+            assert!(
+                c.kinds[kind as usize] > 0,
+                "move kind {kind:?} never played: {c:?}"
+            );
         }
     }
 }
@@ -197,8 +210,11 @@ fn check_shogi(l1: usize, buckets: usize) {
         } else {
             assert_eq!(c.king_key_changes, 0, "{c:?}");
         }
-        for kind in [PROMOTION, CAPTURE, DROP] {
-            assert!(c.kinds[kind] > 0, "move kind {kind} never played: {c:?}");
+        for kind in [MoveKind::Promotion, MoveKind::Capture, MoveKind::Drop] {
+            assert!(
+                c.kinds[kind as usize] > 0,
+                "move kind {kind:?} never played: {c:?}"
+            );
         }
     }
 }

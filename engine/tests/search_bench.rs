@@ -15,6 +15,23 @@ fn classical_bench(game: &str, depth: u32, out: &mut Vec<u8>) -> sente::bench::B
     .unwrap()
 }
 
+/// `classical_bench` over the positions of the file at `path` instead of the built-in ones.
+fn classical_bench_file(
+    game: &str,
+    path: &std::path::Path,
+    depth: u32,
+    out: &mut Vec<u8>,
+) -> Result<sente::bench::BenchSummary, BenchError> {
+    run_bench_file(
+        game,
+        path,
+        Some(depth),
+        BenchEval::Classical,
+        BenchSearch::default(),
+        out,
+    )
+}
+
 #[test]
 fn chess_bench_is_deterministic() {
     let mut out = Vec::new();
@@ -111,73 +128,29 @@ fn a_positions_file_replaces_the_built_in_positions() {
         "# two positions\nstartpos moves e2e4 e7e5\n\n8/8/8/4k3/8/8/4P3/4K3 w - - 0 1\n",
     );
     let mut out = Vec::new();
-    let summary = run_bench_file(
-        "chess",
-        &file,
-        Some(4),
-        BenchEval::Classical,
-        BenchSearch::default(),
-        &mut out,
-    )
-    .unwrap();
+    let summary = classical_bench_file("chess", &file, 4, &mut out).unwrap();
     assert_eq!(summary.positions, 2);
     assert!(summary.nodes > 0);
-    let again = run_bench_file(
-        "chess",
-        &file,
-        Some(4),
-        BenchEval::Classical,
-        BenchSearch::default(),
-        &mut Vec::new(),
-    );
+    let again = classical_bench_file("chess", &file, 4, &mut Vec::new());
     assert_eq!(
         again.unwrap().nodes,
         summary.nodes,
         "deterministic node count"
     );
     let shogi = scratch_file("shogi.txt", "startpos moves 7g7f 3c3d\n");
-    let summary = run_bench_file(
-        "shogi",
-        &shogi,
-        Some(3),
-        BenchEval::Classical,
-        BenchSearch::default(),
-        &mut out,
-    )
-    .unwrap();
+    let summary = classical_bench_file("shogi", &shogi, 3, &mut out).unwrap();
     assert_eq!(summary.positions, 1);
 }
 
 #[test]
 fn a_bad_positions_file_is_a_clear_bench_error() {
     let missing = std::path::Path::new("/nonexistent/positions.txt");
-    let err = run_bench_file(
-        "chess",
-        missing,
-        Some(2),
-        BenchEval::Classical,
-        BenchSearch::default(),
-        &mut Vec::new(),
-    );
+    let err = classical_bench_file("chess", missing, 2, &mut Vec::new());
     assert!(err.unwrap_err().to_string().contains("positions.txt"));
     let empty = scratch_file("empty.txt", "# nothing\n\n");
-    let err = run_bench_file(
-        "chess",
-        &empty,
-        Some(2),
-        BenchEval::Classical,
-        BenchSearch::default(),
-        &mut Vec::new(),
-    );
+    let err = classical_bench_file("chess", &empty, 2, &mut Vec::new());
     assert!(err.unwrap_err().to_string().contains("no positions"));
     let bad = scratch_file("bad.txt", "startpos\nnot a fen\n");
-    let err = run_bench_file(
-        "chess",
-        &bad,
-        Some(2),
-        BenchEval::Classical,
-        BenchSearch::default(),
-        &mut Vec::new(),
-    );
+    let err = classical_bench_file("chess", &bad, 2, &mut Vec::new());
     assert!(matches!(err, Err(BenchError::BadPosition { index: 2, .. })));
 }

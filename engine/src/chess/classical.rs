@@ -211,25 +211,16 @@ impl ClassicalEval {
         let full = p.full_phase().max(1);
         let mg_weight = phase.min(full) as f32 / full as f32;
         let eg_weight = 1.0 - mg_weight;
-        for side in [Side::First, Side::Second] {
-            let sign = if side == Side::First { 1.0 } else { -1.0 };
-            let mirror = if side == Side::First { 0 } else { 56 };
-            for kind in PieceKind::ALL {
-                let k = kind.index();
-                let mut b = pos.pieces(side, kind);
-                while b != 0 {
-                    let sq = (pop_lsb(&mut b) ^ mirror) as usize;
-                    for (index, weight) in [
-                        (ClassicalParams::mg_value_index(k), mg_weight),
-                        (ClassicalParams::mg_table_index(k, sq), mg_weight),
-                        (ClassicalParams::eg_value_index(k), eg_weight),
-                        (ClassicalParams::eg_table_index(k, sq), eg_weight),
-                    ] {
-                        out.push((index as u32, sign * weight));
-                    }
-                }
+        for_each_piece_as_white(pos, |sign, k, sq| {
+            for (index, weight) in [
+                (ClassicalParams::mg_value_index(k), mg_weight),
+                (ClassicalParams::mg_table_index(k, sq), mg_weight),
+                (ClassicalParams::eg_value_index(k), eg_weight),
+                (ClassicalParams::eg_table_index(k, sq), eg_weight),
+            ] {
+                out.push((index as u32, sign as f32 * weight));
             }
-        }
+        });
         merge_coefficients(out);
     }
 
@@ -237,20 +228,11 @@ impl ClassicalEval {
     pub fn score(&self, pos: &Position) -> i32 {
         let p = &self.params;
         let (mut mg, mut eg, mut phase) = (0i32, 0i32, 0i32);
-        for side in [Side::First, Side::Second] {
-            let sign = if side == Side::First { 1 } else { -1 };
-            let mirror = if side == Side::First { 0 } else { 56 };
-            for kind in PieceKind::ALL {
-                let k = kind.index();
-                let mut b = pos.pieces(side, kind);
-                while b != 0 {
-                    let sq = (pop_lsb(&mut b) ^ mirror) as usize;
-                    mg += sign * (p.mg_value[k] + p.mg_table[k][sq]);
-                    eg += sign * (p.eg_value[k] + p.eg_table[k][sq]);
-                    phase += p.phase_weight[k];
-                }
-            }
-        }
+        for_each_piece_as_white(pos, |sign, k, sq| {
+            mg += sign * (p.mg_value[k] + p.mg_table[k][sq]);
+            eg += sign * (p.eg_value[k] + p.eg_table[k][sq]);
+            phase += p.phase_weight[k];
+        });
         let full = p.full_phase().max(1);
         let phase = phase.min(full);
         let white = (mg * phase + eg * (full - phase)) / full;
@@ -258,6 +240,24 @@ impl ClassicalEval {
             white
         } else {
             -white
+        }
+    }
+}
+
+/// Calls `visit(sign, kind index, square)` for each piece on the board, as the tables see it
+/// from White's side: `sign` 1 for White's pieces and -1 for Black's, whose squares are mirrored
+/// rank-wise.
+#[inline(always)]
+fn for_each_piece_as_white(pos: &Position, mut visit: impl FnMut(i32, usize, usize)) {
+    for side in [Side::First, Side::Second] {
+        let sign = if side == Side::First { 1 } else { -1 };
+        let mirror = if side == Side::First { 0 } else { 56 };
+        for kind in PieceKind::ALL {
+            let k = kind.index();
+            let mut b = pos.pieces(side, kind);
+            while b != 0 {
+                visit(sign, k, (pop_lsb(&mut b) ^ mirror) as usize);
+            }
         }
     }
 }

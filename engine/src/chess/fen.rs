@@ -86,23 +86,8 @@ pub fn parse_fen(text: &str) -> Result<Position, FenError> {
     };
     parse_castling(&mut pos, fields[2])?;
     parse_en_passant(&mut pos, fields[3])?;
-    let halfmove = match fields.get(4) {
-        None => 0,
-        Some(t) => t
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n <= MAX_HALFMOVE)
-            .ok_or_else(|| FenError::HalfmoveClock(t.to_string()))?,
-    };
-    let fullmove = match fields.get(5) {
-        None => 1,
-        Some(t) => t
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n <= MAX_FULLMOVE)
-            .ok_or_else(|| FenError::FullmoveNumber(t.to_string()))?
-            .max(1),
-    };
+    let halfmove = parse_counter(fields.get(4), 0, MAX_HALFMOVE, FenError::HalfmoveClock)?;
+    let fullmove = parse_counter(fields.get(5), 1, MAX_FULLMOVE, FenError::FullmoveNumber)?.max(1);
     pos.halfmove = halfmove as u16;
     pos.game_ply = 2 * (fullmove - 1) + pos.side.index() as u32;
 
@@ -121,6 +106,52 @@ pub fn parse_fen(text: &str) -> Result<Position, FenError> {
     }
     pos.hash = pos.compute_hash();
     Ok(pos)
+}
+
+/// A FEN move-counter field: `default` when the field is absent, else its number up to `max`,
+/// or `error(field)` for anything else.
+fn parse_counter(
+    field: Option<&&str>,
+    default: u32,
+    max: u32,
+    error: fn(String) -> FenError,
+) -> Result<u32, FenError> {
+    match field {
+        None => Ok(default),
+        Some(t) => t
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n <= max)
+            .ok_or_else(|| error(t.to_string())),
+    }
+}
+
+/// The line loop of the FEN-answering commands (`sente polyglot`, `sente syzygy`): for each
+/// line of `input` that is neither blank nor a `#` comment, `answer(position)` for a FEN that
+/// parses, or `error ...` for one that does not, written to `output` as one line (trailing white
+/// space trimmed). Returns how many FENs parsed.
+pub(crate) fn answer_fen_lines(
+    input: impl std::io::BufRead,
+    mut output: impl std::io::Write,
+    mut answer: impl FnMut(&Position) -> String,
+) -> Result<usize, String> {
+    let mut count = 0;
+    for line in input.lines() {
+        let line = line.map_err(|e| format!("reading positions: {e}"))?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let answer = match parse_fen(text) {
+            Err(error) => format!("error {error}"),
+            Ok(pos) => {
+                count += 1;
+                answer(&pos)
+            }
+        };
+        writeln!(output, "{}", answer.trim_end()).map_err(|e| format!("writing: {e}"))?;
+    }
+    Ok(count)
 }
 
 /// The material no game can reach: more than 8 pawns a side, or more pieces beyond the initial

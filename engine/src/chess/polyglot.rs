@@ -3,6 +3,7 @@
 //! big-endian key, move, weight and learn fields, sorted by key), the book moves of a position
 //! with their weights, and the choice of one: the heaviest, or a pick weighted by the weights.
 
+use super::fen::answer_fen_lines;
 use super::polyglot_random::RANDOM64;
 use super::types::{file_of, make_square, PieceKind};
 use super::Position;
@@ -196,31 +197,17 @@ pub fn decode_move(pos: &Position, bits: u16) -> Option<super::Move> {
 pub fn probe_lines(
     path: &str,
     input: impl std::io::BufRead,
-    mut output: impl std::io::Write,
+    output: impl std::io::Write,
 ) -> Result<usize, String> {
     let book = PolyglotBook::open(path)?;
-    let mut count = 0;
-    for line in input.lines() {
-        let line = line.map_err(|e| format!("reading positions: {e}"))?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
-        let answer = match Position::from_text(text) {
-            Err(error) => format!("error {error}"),
-            Ok(pos) => {
-                count += 1;
-                let moves: Vec<String> = book
-                    .moves(&pos)
-                    .iter()
-                    .map(|&(m, w)| format!("{}:{w}", pos.format_move(m)))
-                    .collect();
-                format!("key {:016x} moves {}", polyglot_key(&pos), moves.join(" "))
-            }
-        };
-        writeln!(output, "{}", answer.trim_end()).map_err(|e| format!("writing: {e}"))?;
-    }
-    Ok(count)
+    answer_fen_lines(input, output, |pos| {
+        let moves: Vec<String> = book
+            .moves(pos)
+            .iter()
+            .map(|&(m, w)| format!("{}:{w}", pos.format_move(m)))
+            .collect();
+        format!("key {:016x} moves {}", polyglot_key(pos), moves.join(" "))
+    })
 }
 
 #[cfg(test)]

@@ -4,10 +4,12 @@
 //! renamed file is reported then and not in the middle of a game), and each probe's conversion
 //! of a `Position` into the crate's board.
 
+use super::fen::answer_fen_lines;
 use super::types::PieceKind;
 use super::Position;
 use crate::game::{Game, Side};
 use crate::search::tablebase::{EndgameTables, TbWdl};
+use crate::xorshift::xorshift64;
 use shakmaty::{
     Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, Color, FromSetup, Setup, Square,
 };
@@ -51,13 +53,7 @@ fn material_of(stem: &str) -> Option<[Vec<PieceKind>; 2]> {
 /// A legal position with `material` (White to move), found by a fixed pseudo-random
 /// placement: the probe that checks a table file when it is opened.
 fn sample_position(material: &[Vec<PieceKind>; 2]) -> Option<Chess> {
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift64(0x9E37_79B9_7F4A_7C15);
     for _ in 0..10_000 {
         let mut by_role = ByRole::<Bitboard>::default();
         let mut by_color = ByColor::<Bitboard>::default();
@@ -312,32 +308,20 @@ impl EndgameTables<Position> for SyzygyTables {
 pub fn probe_lines(
     paths: &str,
     input: impl std::io::BufRead,
-    mut output: impl std::io::Write,
+    output: impl std::io::Write,
 ) -> Result<(usize, f64, f64), String> {
     let tables = SyzygyTables::open(paths)?;
-    let (mut count, mut wdl_ns, mut dtz_ns) = (0usize, 0u128, 0u128);
-    for line in input.lines() {
-        let line = line.map_err(|e| format!("reading positions: {e}"))?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
-        let answer = match Position::from_text(text) {
-            Err(error) => format!("error {error}"),
-            Ok(pos) => {
-                count += 1;
-                let started = std::time::Instant::now();
-                let wdl = tables.probe_wdl(&pos);
-                wdl_ns += started.elapsed().as_nanos();
-                let started = std::time::Instant::now();
-                let dtz = tables.probe_dtz(&pos);
-                dtz_ns += started.elapsed().as_nanos();
-                let show = |v: Option<i32>| v.map_or("-".to_string(), |v| v.to_string());
-                format!("wdl {} dtz {}", show(wdl), show(dtz))
-            }
-        };
-        writeln!(output, "{answer}").map_err(|e| format!("writing: {e}"))?;
-    }
+    let (mut wdl_ns, mut dtz_ns) = (0u128, 0u128);
+    let count = answer_fen_lines(input, output, |pos| {
+        let started = std::time::Instant::now();
+        let wdl = tables.probe_wdl(pos);
+        wdl_ns += started.elapsed().as_nanos();
+        let started = std::time::Instant::now();
+        let dtz = tables.probe_dtz(pos);
+        dtz_ns += started.elapsed().as_nanos();
+        let show = |v: Option<i32>| v.map_or("-".to_string(), |v| v.to_string());
+        format!("wdl {} dtz {}", show(wdl), show(dtz))
+    })?;
     let per = |total: u128| total as f64 / count.max(1) as f64;
     Ok((count, per(wdl_ns), per(dtz_ns)))
 }

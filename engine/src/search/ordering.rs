@@ -274,6 +274,20 @@ mod tests {
         assert_eq!(scores, [100, 1 << 30, -5, -5, i32::MIN + 1]);
     }
 
+    /// A chess node's ordering context with no hints (no table move, killers, counter-move or
+    /// earlier moves), its threats computed on demand into `threats`.
+    fn context_without_hints(
+        threats: &OnceCell<crate::chess::Threats>,
+    ) -> OrderingContext<'_, crate::chess::Position> {
+        OrderingContext {
+            tt_move: Move::NONE,
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+            previous: [None; 2],
+            threats,
+        }
+    }
+
     /// The first move the picker hands out in `pos` (no table move, killers or counter-move) with
     /// its score.
     fn first_pick(
@@ -283,13 +297,8 @@ mod tests {
         use crate::movelist::MoveList;
         let mut generated = <crate::chess::Position as Game>::Moves::default();
         pos.generate_legal(&mut generated);
-        let context = OrderingContext {
-            tt_move: Move::NONE,
-            killers: [Move::NONE; 2],
-            counter: Move::NONE,
-            previous: [None; 2],
-            threats: &OnceCell::new(),
-        };
+        let threats = OnceCell::new();
+        let context = context_without_hints(&threats);
         let mut list = generated.as_slice().to_vec();
         let mut scores = vec![0; list.len()];
         let mut keys = vec![0; list.len()];
@@ -353,13 +362,8 @@ mod tests {
         // other move is a plain quiet.
         let pos = Position::from_text("4k3/8/2p5/3p4/8/8/Q7/4K2R w - - 0 1").unwrap();
         let history = HistoryTables::<Position>::new(8);
-        let context = OrderingContext {
-            tt_move: Move::NONE,
-            killers: [Move::NONE; 2],
-            counter: Move::NONE,
-            previous: [None; 2],
-            threats: &OnceCell::new(),
-        };
+        let threats = OnceCell::new();
+        let context = context_without_hints(&threats);
         let mut generated = <Position as Game>::Moves::default();
         pos.generate_legal(&mut generated);
         let hand_out = || {

@@ -102,6 +102,28 @@ pub struct RootTablebase<M> {
 
 const MAX_DTZ: i32 = 1000;
 
+impl<M> RankedMove<M> {
+    /// `mv` with its `rank` and the score `rank_score` shows for it under `bound`.
+    fn new(mv: M, rank: i32, bound: i32) -> Self {
+        RankedMove {
+            mv,
+            rank,
+            score: rank_score(rank, bound),
+        }
+    }
+}
+
+/// `root` after the legal move `m`, and the result for the side to move there when it has no
+/// legal move (mated or stalemated; `None` while it has moves).
+fn child_and_no_moves_result<G: Game>(root: &G, m: G::Move) -> (G, Option<GameResult>) {
+    let mut child = root.clone();
+    child.make_move(m);
+    let mut replies = G::Moves::default();
+    child.generate_legal(&mut replies);
+    let result = replies.is_empty().then(|| child.no_moves_outcome().result);
+    (child, result)
+}
+
 /// The display score of a rank (a sure win or loss beyond any evaluation; cursed wins and
 /// blessed losses a few centipawns either side of a draw, growing as the rule nears).
 fn rank_score(rank: i32, bound: i32) -> i32 {
@@ -147,16 +169,10 @@ pub fn rank_by_dtz<G: Game>(
     });
     let mut ranked = Vec::with_capacity(candidates.len());
     for &m in candidates {
-        let mut child = root.clone();
-        child.make_move(m);
-        let mut replies = G::Moves::default();
-        child.generate_legal(&mut replies);
-        let dtz = if replies.is_empty() {
+        let (child, no_moves_result) = child_and_no_moves_result(root, m);
+        let dtz = if let Some(result) = no_moves_result {
             // Mate is a win at once; stalemate a draw.
-            match child.no_moves_outcome().result {
-                GameResult::Loss => 1,
-                _ => 0,
-            }
+            i32::from(result == GameResult::Loss)
         } else if child.fifty_move_clock() == 0 {
             // A zeroing move: the value after it is a fresh phase's.
             match -tables.probe_wdl(&child)? {
@@ -199,11 +215,7 @@ pub fn rank_by_dtz<G: Game>(
         } else {
             0
         };
-        ranked.push(RankedMove {
-            mv: m,
-            rank,
-            score: rank_score(rank, bound),
-        });
+        ranked.push(RankedMove::new(m, rank, bound));
     }
     Some(ranked)
 }
@@ -219,25 +231,15 @@ pub fn rank_by_wdl<G: Game>(
     let bound = if rule50 { 900 } else { 1 };
     let mut ranked = Vec::with_capacity(candidates.len());
     for &m in candidates {
-        let mut child = root.clone();
-        child.make_move(m);
-        let mut replies = G::Moves::default();
-        child.generate_legal(&mut replies);
-        let wdl = if replies.is_empty() {
-            match child.no_moves_outcome().result {
-                GameResult::Loss => 2,
-                _ => 0,
-            }
+        let (child, no_moves_result) = child_and_no_moves_result(root, m);
+        let wdl = if let Some(result) = no_moves_result {
+            2 * i32::from(result == GameResult::Loss)
         } else {
             -tables.probe_wdl(&child)?
         };
         let wdl = if rule50 { wdl } else { wdl.signum() * 2 };
         let rank = WDL_TO_RANK[(wdl + 2) as usize];
-        ranked.push(RankedMove {
-            mv: m,
-            rank,
-            score: rank_score(rank, bound),
-        });
+        ranked.push(RankedMove::new(m, rank, bound));
     }
     Some(ranked)
 }

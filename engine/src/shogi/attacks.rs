@@ -146,24 +146,23 @@ static LINE: [[u128; SQUARES]; SQUARES] = {
     table
 };
 
-#[inline]
-pub fn pawn_attacks(side: Side, sq: Square) -> Bitboard {
-    Bitboard(PAWN[side as usize][sq])
+/// Defines, for each `name => TABLE` pair, `pub fn name(side, sq) -> Bitboard`: the squares a
+/// stepping piece of that kind and `side` on `sq` attacks, read from its `[side][sq]` table.
+macro_rules! step_attack_fns {
+    ($($name:ident => $table:ident),* $(,)?) => {$(
+        #[doc = concat!("The squares a piece of `side` on `sq` attacks, from `", stringify!($table), "`.")]
+        #[inline]
+        pub fn $name(side: Side, sq: Square) -> Bitboard {
+            Bitboard($table[side as usize][sq])
+        }
+    )*};
 }
 
-#[inline]
-pub fn knight_attacks(side: Side, sq: Square) -> Bitboard {
-    Bitboard(KNIGHT[side as usize][sq])
-}
-
-#[inline]
-pub fn silver_attacks(side: Side, sq: Square) -> Bitboard {
-    Bitboard(SILVER[side as usize][sq])
-}
-
-#[inline]
-pub fn gold_attacks(side: Side, sq: Square) -> Bitboard {
-    Bitboard(GOLD[side as usize][sq])
+step_attack_fns! {
+    pawn_attacks => PAWN,
+    knight_attacks => KNIGHT,
+    silver_attacks => SILVER,
+    gold_attacks => GOLD,
 }
 
 /// `[side][sq]`: the squares from which a stepping piece (anything but a lance, bishop or rook

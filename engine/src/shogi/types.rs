@@ -73,16 +73,9 @@ impl PieceKind {
         PieceKind::Dragon,
     ];
 
-    /// Kinds that can be held in hand, in index order.
-    pub const HAND: [PieceKind; HAND_KINDS] = [
-        PieceKind::Pawn,
-        PieceKind::Lance,
-        PieceKind::Knight,
-        PieceKind::Silver,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-        PieceKind::Gold,
-    ];
+    /// Kinds that can be held in hand, in index order: the first `HAND_KINDS` of `ALL` (pawn ..
+    /// gold).
+    pub const HAND: [PieceKind; HAND_KINDS] = *Self::ALL.first_chunk::<HAND_KINDS>().unwrap();
 
     #[inline]
     pub const fn index(self) -> usize {

@@ -4,35 +4,24 @@
 
 use super::movegen::zone;
 use super::moves::Move;
+use super::notation::CoordinateNotation;
 use super::position::Position;
 use super::sfen::SfenError;
-use super::types::{parse_xboard_square, xboard_square, PieceKind};
+use super::types::{parse_xboard_square, xboard_square};
 use crate::game::MoveParseError;
+
+/// xboard's shogi move notation.
+const XBOARD_NOTATION: CoordinateNotation = CoordinateNotation {
+    drop_marker: b'@',
+    square: parse_xboard_square,
+    upper_case_drops: false,
+    equals_declines: true,
+};
 
 impl Position {
     /// Parses xboard shogi notation; a trailing `=` or no suffix is a non-promotion.
     pub fn parse_xboard(&self, text: &str) -> Result<Move, MoveParseError> {
-        let malformed = || MoveParseError::Malformed(text.to_string());
-        let bytes = text.trim().as_bytes();
-        if bytes.len() == 4 && bytes[1] == b'@' {
-            let kind = PieceKind::from_letter(bytes[0] as char)
-                .filter(|k| *k != PieceKind::King)
-                .ok_or_else(malformed)?;
-            let to = parse_xboard_square(&bytes[2..4]).ok_or_else(malformed)?;
-            return self.checked(Move::drop(kind, to), text);
-        }
-        let promote = match bytes.len() {
-            4 => false,
-            5 if bytes[4] == b'+' => true,
-            5 if bytes[4] == b'=' => false,
-            _ => return Err(malformed()),
-        };
-        let from = parse_xboard_square(&bytes[0..2]).ok_or_else(malformed)?;
-        let to = parse_xboard_square(&bytes[2..4]).ok_or_else(malformed)?;
-        if from == to {
-            return Err(malformed());
-        }
-        self.checked(Move::board(from, to, promote), text)
+        self.parse_coordinate_move(text, &XBOARD_NOTATION)
     }
 
     /// Writes a move in xboard shogi notation: `+` for a promotion, `=` for a declined optional
