@@ -94,6 +94,33 @@ fn checked_move(pos: &Position, m: Move) -> Result<u16> {
     Ok(m.to_bits())
 }
 
+/// An imported game record (`END_IMPORTED`) that starts at `pos` and ends in `result`: each of
+/// `plies`, decoded by `decode` into a move and its score from the position before it, checked
+/// legal there and played.
+fn imported_game<'a, T: 'a>(
+    mut pos: Position,
+    result: u8,
+    plies: &'a [T],
+    mut decode: impl FnMut(&Position, &'a T) -> (Move, i16),
+) -> Result<StoredGame> {
+    let start = pos.to_text();
+    let mut moves = Vec::with_capacity(plies.len());
+    let mut scores = Vec::with_capacity(plies.len());
+    for ply in plies {
+        let (m, score) = decode(&pos, ply);
+        moves.push(checked_move(&pos, m)?);
+        scores.push(score);
+        pos.make_move(m);
+    }
+    Ok(StoredGame {
+        start,
+        moves,
+        scores,
+        result,
+        end: END_IMPORTED,
+    })
+}
+
 // ---------------------------------------------------------------- bulletformat
 
 /// Writes bullet's `ChessBoard` records.
@@ -324,32 +351,19 @@ impl FormatWriter<Position> for ViriWriter {
 /// A viriformat game as a Sente game record (its start's ply counts toward `--min-ply`).
 pub fn decode_viri(game: &ViriGame) -> Result<StoredGame> {
     let board = game.initial_position();
-    let mut pos = parse_fen(&board.to_string())?;
-    let start = pos.to_text();
+    let pos = parse_fen(&board.to_string())?;
     let result = match game.outcome() {
         WDL::Win => RESULT_FIRST_WINS,
         WDL::Draw => RESULT_DRAW,
         WDL::Loss => RESULT_SECOND_WINS,
     };
-    let mut moves = Vec::with_capacity(game.len());
-    let mut scores = Vec::with_capacity(game.len());
-    for (m, eval) in &game.moves {
-        let m = sente_move(viri_move_parts(*m));
-        moves.push(checked_move(&pos, m)?);
-        let eval = eval.get();
-        scores.push(match eval {
+    imported_game(pos, result, &game.moves, |pos, (m, eval)| {
+        let score = match eval.get() {
             VALUE_NONE | -32002 => SCORE_NONE,
             v if pos.side_to_move() == Side::First => v,
             v => v.saturating_neg(),
-        });
-        pos.make_move(m);
-    }
-    Ok(StoredGame {
-        start,
-        moves,
-        scores,
-        result,
-        end: END_IMPORTED,
+        };
+        (sente_move(viri_move_parts(*m)), score)
     })
 }
 
@@ -479,23 +493,10 @@ pub fn decode_binpack_chain(chain: &[TrainingDataEntry]) -> Result<StoredGame> {
     // The entry's ply, not the FEN's move counter, is the game ply.
     let start_fen = with_ply(&pos.to_text(), first.ply as u32);
     pos = parse_fen(&start_fen)?;
-    let start = pos.to_text();
     let mover = pos.side_to_move();
     let result = first_player_result(first.result.clamp(-1, 1) as i8, mover);
-    let mut moves = Vec::with_capacity(chain.len());
-    let mut scores = Vec::with_capacity(chain.len());
-    for e in chain {
-        let m = sente_move(sf_move_parts(e.mv));
-        moves.push(checked_move(&pos, m)?);
-        scores.push(binpack_to_cp(e.score));
-        pos.make_move(m);
-    }
-    Ok(StoredGame {
-        start,
-        moves,
-        scores,
-        result,
-        end: END_IMPORTED,
+    imported_game(pos, result, chain, |_, e| {
+        (sente_move(sf_move_parts(e.mv)), binpack_to_cp(e.score))
     })
 }
 

@@ -1,7 +1,8 @@
 //! Helpers for the integration tests that run the workspace's command-line programs (`datagen`,
 //! `tuner`): a `Program` runs with its output captured, optionally within a deadline (so that a
 //! hang fails the test instead of stalling it), must succeed or fail with its output, and ends
-//! cleanly when its report goes to a full disk or a closed pipe. A dev-dependency only.
+//! cleanly when its report goes to a full disk or a closed pipe; a long-running child's output
+//! read line by line on a channel (`line_receiver`). A dev-dependency only.
 //!
 //! The crate's own integration tests (`tests/pipeline_*.rs`) are the cross-crate pipeline tests:
 //! data made by the real datagen (runs and pools) read, trained on and fitted by the tuner. They
@@ -9,9 +10,27 @@
 
 use std::ffi::OsStr;
 use std::fmt::Debug;
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
+
+/// The lines of `output` (a child's piped stdout) on a channel, read on a thread of their own so
+/// that a test can wait for each with a deadline (`recv_timeout`). The channel closes at the end
+/// of the output, at a read error, or when the receiver is dropped.
+pub fn line_receiver(output: impl Read + Send + 'static) -> Receiver<String> {
+    let (sender, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(output).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
 
 /// Lossy UTF-8 text of a program's output.
 pub fn text(bytes: &[u8]) -> String {

@@ -11,11 +11,10 @@ mod support;
 
 use sente::nnue::arch::CHESS;
 use sente::nnue::Network;
-use sente_testkit::Program;
-use std::io::{BufRead, BufReader, Write};
+use sente_testkit::{line_receiver, Program};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 use support::{with, TUNER};
 
@@ -42,16 +41,7 @@ fn sente_search_with(net: &Path) -> (String, String) {
         .stderr(Stdio::null())
         .spawn()
         .expect("sente starts");
-    let stdout = child.stdout.take().unwrap();
-    let (sender, lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if sender.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let lines = line_receiver(child.stdout.take().unwrap());
     let mut stdin = child.stdin.take().unwrap();
     writeln!(
         stdin,

@@ -3,6 +3,7 @@
 //! positions with realistic active-feature counts. `cargo bench -p tuner`.
 
 use sente::nnue::{Architecture, NnueGame};
+use sente::xorshift::xorshift64;
 use std::time::Instant;
 use tuner::adamw::AdamW;
 use tuner::batch::Batch;
@@ -10,13 +11,7 @@ use tuner::model::FloatNet;
 use tuner::trainer::Trainer;
 
 fn synthetic(arch: &Architecture, count: usize, active: usize) -> Batch {
-    let mut state = 0x1234_5678_9abc_def0u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift64(0x1234_5678_9abc_def0);
     let mut batch = Batch::new();
     let rows = arch.feature_rows() as u64;
     for _ in 0..count {

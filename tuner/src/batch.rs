@@ -58,6 +58,13 @@ impl Batch {
         let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
         (&self.stm[a..b], &self.nstm[a..b])
     }
+
+    /// Everything the loss of position `i` needs: its features (side to move, other side), its
+    /// output bucket and its target.
+    pub fn position(&self, i: usize) -> (&[u32], &[u32], usize, f32) {
+        let (stm, nstm) = self.features(i);
+        (stm, nstm, self.bucket[i] as usize, self.target[i])
+    }
 }
 
 /// The training target: `λ·result + (1−λ)·sigmoid(score/scale)`; `result` is 1 win, 0.5 draw, 0

@@ -290,14 +290,8 @@ impl FloatNet {
         }
         let mut total = 0.0f64;
         for i in 0..batch.len() {
-            let (stm, nstm) = batch.features(i);
-            total += self.loss(
-                stm,
-                nstm,
-                batch.bucket[i] as usize,
-                batch.target[i],
-                scratch,
-            ) as f64;
+            let (stm, nstm, bucket, target) = batch.position(i);
+            total += self.loss(stm, nstm, bucket, target, scratch) as f64;
         }
         (total / batch.len() as f64) as f32
     }

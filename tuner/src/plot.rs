@@ -22,17 +22,28 @@ pub(crate) fn register_font() {
 
 pub(crate) type Series<'a> = (&'a str, Vec<(f64, f64)>, RGBColor);
 
-fn draw<DB: DrawingBackend>(
-    area: DrawingArea<DB, Shift>,
-    title: &str,
-    x_label: &str,
-    y_label: &str,
-    series: &[Series],
+/// What one plot shows, drawn alike into each image format.
+#[derive(Clone, Copy)]
+struct PlotSpec<'a> {
+    title: &'a str,
+    x_label: &'a str,
+    y_label: &'a str,
+    series: &'a [Series<'a>],
+    /// One x label per whole number (generations).
     whole_x: bool,
-) -> Result<()>
+}
+
+fn draw<DB: DrawingBackend>(area: DrawingArea<DB, Shift>, spec: PlotSpec) -> Result<()>
 where
     DB::ErrorType: 'static,
 {
+    let PlotSpec {
+        title,
+        x_label,
+        y_label,
+        series,
+        whole_x,
+    } = spec;
     area.fill(&WHITE).map_err(|e| anyhow!("{e:?}"))?;
     let points = series.iter().flat_map(|(_, p, _)| p.iter());
     let (mut x_max, mut y_min, mut y_max) = (1.0f64, f64::MAX, f64::MIN);
@@ -99,26 +110,22 @@ pub(crate) fn both_formats(
     series: &[Series],
     whole_x: bool,
 ) -> Result<()> {
+    let spec = PlotSpec {
+        title,
+        x_label,
+        y_label,
+        series,
+        whole_x,
+    };
     let png = dir.join(format!("{stem}.png"));
     draw(
         BitMapBackend::new(&png, (900, 520)).into_drawing_area(),
-        title,
-        x_label,
-        y_label,
-        series,
-        whole_x,
+        spec,
     )
     .with_context(|| format!("writing {}", png.display()))?;
     let svg = dir.join(format!("{stem}.svg"));
-    draw(
-        SVGBackend::new(&svg, (900, 520)).into_drawing_area(),
-        title,
-        x_label,
-        y_label,
-        series,
-        whole_x,
-    )
-    .with_context(|| format!("writing {}", svg.display()))?;
+    draw(SVGBackend::new(&svg, (900, 520)).into_drawing_area(), spec)
+        .with_context(|| format!("writing {}", svg.display()))?;
     Ok(())
 }
 

@@ -60,15 +60,8 @@ impl Trainer {
                     let (start, end) = (t * n / threads, (t + 1) * n / threads);
                     let mut loss = 0.0f64;
                     for i in start..end {
-                        let (stm, nstm) = batch.features(i);
-                        loss += net.backward(
-                            stm,
-                            nstm,
-                            batch.bucket[i] as usize,
-                            batch.target[i],
-                            grad,
-                            scratch,
-                        ) as f64;
+                        let (stm, nstm, bucket, target) = batch.position(i);
+                        loss += net.backward(stm, nstm, bucket, target, grad, scratch) as f64;
                     }
                     loss
                 })
@@ -104,17 +97,12 @@ mod tests {
     use super::*;
     use sente::nnue::arch::CHESS;
     use sente::nnue::Architecture;
+    use sente::xorshift::xorshift64;
 
     fn synthetic(arch: &Architecture, count: usize, seed: u64) -> Batch {
         // A learnable target: each feature carries a fixed value; the target is the sigmoid of
         // the side-to-move sum minus the other side's.
-        let mut state = seed;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift64(seed);
         let value = |f: u32| ((f * 37 % 11) as f32 - 5.0) / 10.0;
         let mut batch = Batch::new();
         for _ in 0..count {

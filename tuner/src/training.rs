@@ -113,14 +113,8 @@ pub fn mean_loss(net: &FloatNet, batch: &Batch) -> f32 {
             let mut scratch = Scratch::new(&net.arch);
             (start..(start + chunk).min(batch.len()))
                 .map(|i| {
-                    let (s, n) = batch.features(i);
-                    net.loss(
-                        s,
-                        n,
-                        batch.bucket[i] as usize,
-                        batch.target[i],
-                        &mut scratch,
-                    ) as f64
+                    let (s, n, bucket, target) = batch.position(i);
+                    net.loss(s, n, bucket, target, &mut scratch) as f64
                 })
                 .sum()
         })

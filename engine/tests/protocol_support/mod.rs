@@ -3,9 +3,10 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
+use sente_testkit::line_receiver;
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// A running engine process.
@@ -39,17 +40,8 @@ impl Engine {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("the sente binary starts");
-        let stdout = child.stdout.take().expect("piped stdout");
+        let lines = line_receiver(child.stdout.take().expect("piped stdout"));
         let stdin = child.stdin.take();
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         Self {
             child,
             stdin,
