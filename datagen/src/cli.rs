@@ -11,6 +11,7 @@ pub mod match_merge_args;
 pub mod opening_args;
 pub mod pool_args;
 pub mod positions_args;
+pub mod rescore_args;
 pub mod run_args;
 pub mod search_change_args;
 pub mod stats_args;
@@ -35,7 +36,7 @@ pub enum Command {
     /// Re-label the scores of existing data (files, run directories, pools) with EVALUATOR at
     /// --nodes per position into OUT/data.bin (resumes a killed rescoring with the same
     /// arguments); `pool add` takes OUT.
-    Rescore(crate::rescore::RescoreSettings),
+    Rescore(rescore_args::RescoreArgs),
     /// Games, positions, results and histograms of data files (a run directory stands for its
     /// data file, a pool for its files).
     Stats(stats_args::StatsArgs),
@@ -78,7 +79,7 @@ impl Command {
     pub fn execute(self) -> Result<()> {
         match self {
             Command::Run(args) => args.execute(),
-            Command::Rescore(settings) => crate::rescore::execute(&settings),
+            Command::Rescore(args) => args.execute(),
             Command::Stats(args) => args.execute(),
             Command::Verify(args) => args.execute(),
             Command::Export(args) => crate::export::run(&args),

@@ -21,6 +21,8 @@ pub enum RecordEnd {
     ResignAdjudication,
     DrawAdjudication,
     TimeForfeit,
+    /// Chess: the endgame tables' result (`datagen run --syzygy`).
+    TablebaseAdjudication,
     /// The record ends without a known reason (e.g. a stored game cut short).
     Unknown,
 }
@@ -43,6 +45,7 @@ impl RecordEnd {
             GameEnd::DrawAdjudication => Self::DrawAdjudication,
             GameEnd::MaxPlies => Self::MaxPlies,
             GameEnd::TimeForfeit => Self::TimeForfeit,
+            GameEnd::TablebaseAdjudication => Self::TablebaseAdjudication,
         }
     }
 
@@ -60,6 +63,7 @@ impl RecordEnd {
             Self::ResignAdjudication => "resign adjudication",
             Self::DrawAdjudication => "draw adjudication",
             Self::TimeForfeit => "time forfeit",
+            Self::TablebaseAdjudication => "tablebase adjudication",
             Self::Unknown => "unknown",
         }
     }

@@ -5,21 +5,24 @@
 //! chunk, and one whose file has damaged chunks keeps their bytes aside, plays their games again
 //! and rebuilds the file (`resume_point`, `repair`). Openings are random plies from the start
 //! position or from a
-//! book position chosen by (seed, game index).
+//! book position chosen by (seed, game index). With endgame tables (`--syzygy`) a game ends as
+//! soon as it reaches a position the tables hold by a capture or pawn move, with their result.
 
 use crate::book::{Book, BookSummary};
 use crate::players::DatagenGame;
 use crate::progress::Progress;
+use crate::tablebases::Tablebases;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use sente::eval::Evaluator;
 use sente::game::{Game, GameKind, GameMove, Side};
+use sente::search::tablebase::EndgameTables;
 use sente::search::{
     Limits, Score, SearchControl, SearchFeatures, SearchOptions, SearchResult, Searcher,
 };
 use sente::selfplay::{
-    play_game, random_opening, Adjudication, GameEnd, Opening, PlayerConfig, SearchPlayer,
-    SelfPlayer,
+    play_game_with_tables, random_opening, Adjudication, GameEnd, Opening, PlayerConfig,
+    SearchPlayer, SelfPlayer,
 };
 use sente_data::chunk::{
     append_chunk, encode_chunk, game_id, read_chunk, ChunkError, ChunkInfo, FORMAT_VERSION,
@@ -117,6 +120,10 @@ pub struct GenerateSummary {
     pub search_seconds: f64,
     pub bytes: u64,
     pub seconds: f64,
+    /// Games the endgame tables ended (`END_TABLEBASE`).
+    pub tablebase_games: u64,
+    /// `datagen rescore --syzygy`: positions of this invocation labelled by the tables.
+    pub tablebase_labels: u64,
 }
 
 impl GenerateSummary {
@@ -127,6 +134,9 @@ impl GenerateSummary {
             RESULT_FIRST_WINS => self.first_wins += 1,
             RESULT_DRAW => self.draws += 1,
             _ => self.second_wins += 1,
+        }
+        if record.end == END_TABLEBASE {
+            self.tablebase_games += 1;
         }
     }
 }
@@ -150,6 +160,9 @@ pub fn stored_score(score: Score) -> i16 {
     }
 }
 
+/// The stored end code of a game the endgame tables adjudicated.
+pub const END_TABLEBASE: u8 = 13;
+
 /// Code stored for how a game ended.
 pub fn end_code(end: GameEnd) -> u8 {
     use sente::game::EndReason::*;
@@ -169,6 +182,7 @@ pub fn end_code(end: GameEnd) -> u8 {
         GameEnd::DrawAdjudication => 10,
         GameEnd::MaxPlies => 11,
         GameEnd::TimeForfeit => 12,
+        GameEnd::TablebaseAdjudication => END_TABLEBASE,
     }
 }
 
@@ -332,11 +346,13 @@ impl<G: Game, E: Evaluator<G>> GamePlayers<G, E> {
     }
 }
 
-/// Plays game `index` with `players` and turns it into a record.
+/// Plays game `index` with `players` (adjudicated by `tables` if given) and turns it into a
+/// record.
 fn play_one<G: DatagenGame, E: Evaluator<G> + Sync>(
     config: &GenerateConfig,
     players: &mut GamePlayers<G, E>,
     book: Option<&Book<G>>,
+    tables: Option<&dyn EndgameTables<G>>,
     index: u64,
 ) -> PlayedGame {
     let source = match book {
@@ -357,7 +373,12 @@ fn play_one<G: DatagenGame, E: Evaluator<G> + Sync>(
         player.nodes = 0;
         player.seconds = 0.0;
     }
-    let game = play_game(&opening, [&mut *first, &mut *second], &config.adjudication);
+    let game = play_game_with_tables(
+        &opening,
+        [&mut *first, &mut *second],
+        &config.adjudication,
+        tables,
+    );
     let record = StoredGame {
         start: opening.position.to_text(),
         moves: game.moves.iter().map(|m| m.to_bits()).collect(),
@@ -435,11 +456,16 @@ fn resume_point(
     out: &Path,
     config: &GenerateConfig,
     book: Option<BookSummary>,
+    tables: Option<String>,
     shard: Shard,
 ) -> Result<ResumePlan> {
     let manifest = manifest_path(out);
     let data = run_data_file(out);
     let mut expected = config.manifest(book);
+    // Only runs with tables name them, so older runs stay resumable.
+    if let Some(line) = tables {
+        expected.push_str(&line);
+    }
     if !shard.is_whole() {
         // Unsharded runs keep their manifest as it was, so older runs stay resumable.
         expected.push_str(&format!("shard={shard}\n"));
@@ -595,11 +621,13 @@ fn resume_point(
 
 /// Plays the games of `range` in parallel (each from its own seed, so they are the games an
 /// uninterrupted run played).
+#[allow(clippy::too_many_arguments)]
 fn play_range<G: DatagenGame, E: Evaluator<G> + Sync>(
     pool: &rayon::ThreadPool,
     config: &GenerateConfig,
     evaluator: &E,
     book: Option<&Book<G>>,
+    tables: Option<&dyn EndgameTables<G>>,
     range: std::ops::Range<u64>,
     shard: Shard,
 ) -> Vec<PlayedGame> {
@@ -608,7 +636,9 @@ fn play_range<G: DatagenGame, E: Evaluator<G> + Sync>(
             .into_par_iter()
             .map_init(
                 || GamePlayers::new(config, evaluator),
-                |players, index| play_one::<G, E>(config, players, book, shard.global(index)),
+                |players, index| {
+                    play_one::<G, E>(config, players, book, tables, shard.global(index))
+                },
             )
             .collect()
     })
@@ -618,11 +648,13 @@ fn play_range<G: DatagenGame, E: Evaluator<G> + Sync>(
 /// games are played again and written in their place, in game order, into a new file that then
 /// replaces `data.bin` (so the result is the file an undamaged run writes). Killed midway, the
 /// old file is intact and the next restart repairs again.
+#[allow(clippy::too_many_arguments)]
 fn repair<G: DatagenGame, E: Evaluator<G> + Sync>(
     pool: &rayon::ThreadPool,
     config: &GenerateConfig,
     evaluator: &E,
     book: Option<&Book<G>>,
+    tables: Option<&dyn EndgameTables<G>>,
     out: &Path,
     plan: Repair,
     total: &mut GenerateSummary,
@@ -649,7 +681,15 @@ fn repair<G: DatagenGame, E: Evaluator<G> + Sync>(
                 let mut start = gap.start;
                 while start < gap.end {
                     let end = (start + GAMES_PER_CHUNK).min(gap.end);
-                    let played = play_range(pool, config, evaluator, book, start..end, plan.shard);
+                    let played = play_range(
+                        pool,
+                        config,
+                        evaluator,
+                        book,
+                        tables,
+                        start..end,
+                        plan.shard,
+                    );
                     let records: Vec<StoredGame> = played.iter().map(|g| g.0.clone()).collect();
                     records.iter().for_each(|r| total.add_game(r));
                     bytes.extend_from_slice(&encode_chunk(game_id::<G>(), start, &records));
@@ -697,7 +737,16 @@ pub fn generate_with_book<G: DatagenGame, E: Evaluator<G> + Sync>(
     threads: usize,
     out: &Path,
 ) -> Result<GenerateSummary> {
-    generate_shard(evaluator, config, book, Shard::WHOLE, threads, out, None)
+    generate_shard(
+        evaluator,
+        config,
+        book,
+        None,
+        Shard::WHOLE,
+        threads,
+        out,
+        None,
+    )
 }
 
 /// Runs (or resumes) shard `shard` of a generation into `out`: the games of global index
@@ -709,10 +758,15 @@ pub fn generate_with_book<G: DatagenGame, E: Evaluator<G> + Sync>(
 /// (`datagen run --max-time`): the file then ends with a whole chunk, joins a pool as it is, and
 /// the same command resumes the run where it stopped. Games in flight at the stop are dropped
 /// (the resumed run plays them again from their seeds).
+///
+/// With `tables` (`datagen run --syzygy`) the tables adjudicate (`play_game_with_tables`) and
+/// `run.txt` gains a line naming them (a resume with other tables, or none, is refused).
+#[allow(clippy::too_many_arguments)]
 pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
     evaluator: &E,
     config: &GenerateConfig,
     book: Option<&Book<G>>,
+    tables: Option<&Tablebases<G>>,
     shard: Shard,
     threads: usize,
     out: &Path,
@@ -746,10 +800,14 @@ pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
         .num_threads(threads.max(1))
         .stack_size(THREAD_STACK_BYTES)
         .build()?;
-    let plan = resume_point(out, config, book.map(Book::summary), shard)?;
+    let tables_line = tables.map(Tablebases::manifest_line);
+    let plan = resume_point(out, config, book.map(Book::summary), tables_line, shard)?;
+    let tables = tables.map(Tablebases::as_dyn);
     let (mut next_game, mut total) = (plan.next_game, plan.summary);
     if let Some(damaged) = plan.repair {
-        repair(&pool, config, evaluator, book, out, damaged, &mut total)?;
+        repair(
+            &pool, config, evaluator, book, tables, out, damaged, &mut total,
+        )?;
     }
     let data = run_data_file(out);
     let mut file = OpenOptions::new()
@@ -783,7 +841,7 @@ pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
                         let mut players =
                             reused.unwrap_or_else(|| GamePlayers::new(config, evaluator));
                         let global = shard.global(index);
-                        let played = play_one::<G, E>(config, &mut players, book, global);
+                        let played = play_one::<G, E>(config, &mut players, book, tables, global);
                         idle_players
                             .lock()
                             .unwrap_or_else(|e| e.into_inner())

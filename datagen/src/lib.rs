@@ -37,4 +37,5 @@ pub mod results_table;
 pub mod run_info;
 pub mod run_lock;
 pub mod slurm_jobs;
+pub mod tablebases;
 pub mod tune;

@@ -297,7 +297,7 @@ fn generate<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<()
         Some(slurm) => crate::slurm_jobs::generate_array(config, slurm, &generate, &run),
         None => {
             let threads = config.generate.threads;
-            generate_run::<G>(&generate, None, Shard::WHOLE, threads, None, &run).map(|_| ())
+            generate_run::<G>(&generate, None, None, Shard::WHOLE, threads, None, &run).map(|_| ())
         }
     }
 }

@@ -85,5 +85,17 @@ impl Progress {
             session.positions as f64 / session.seconds.max(1e-9),
             per_thread_nps
         );
+        if total.tablebase_games > 0 {
+            sente::eprintln_best_effort!(
+                "datagen: {} games ended by tablebase adjudication",
+                total.tablebase_games
+            );
+        }
+        if session.tablebase_labels > 0 {
+            sente::eprintln_best_effort!(
+                "datagen: this run: {} positions labelled by the tables",
+                session.tablebase_labels
+            );
+        }
     }
 }

@@ -160,9 +160,10 @@ pub fn write_kif(record: &GameRecord) -> Result<String> {
         RecordEnd::MaxPlies | RecordEnd::DrawAdjudication => Some("持将棋"),
         RecordEnd::TimeForfeit => Some("切れ負け"),
         RecordEnd::Declaration => Some("入玉勝ち"),
-        RecordEnd::Unknown | RecordEnd::FiftyMoveRule | RecordEnd::InsufficientMaterial => {
-            Some("中断")
-        }
+        RecordEnd::Unknown
+        | RecordEnd::FiftyMoveRule
+        | RecordEnd::InsufficientMaterial
+        | RecordEnd::TablebaseAdjudication => Some("中断"),
     };
     if let Some(ending) = ending {
         out.push_str(&format!("{:>4} {ending}\n", played + 1));

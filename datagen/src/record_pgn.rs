@@ -27,9 +27,10 @@ fn result_token(record: &GameRecord, first_is_white: bool) -> &'static str {
 /// PGN's `Termination` values.
 fn termination(end: RecordEnd) -> &'static str {
     match end {
-        RecordEnd::ResignAdjudication | RecordEnd::DrawAdjudication | RecordEnd::MaxPlies => {
-            "adjudication"
-        }
+        RecordEnd::ResignAdjudication
+        | RecordEnd::DrawAdjudication
+        | RecordEnd::MaxPlies
+        | RecordEnd::TablebaseAdjudication => "adjudication",
         RecordEnd::TimeForfeit => "time forfeit",
         RecordEnd::Unknown => "unterminated",
         _ => "normal",

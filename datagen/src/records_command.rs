@@ -42,6 +42,7 @@ fn record_end(code: u8) -> RecordEnd {
         9 => RecordEnd::ResignAdjudication,
         10 => RecordEnd::DrawAdjudication,
         12 => RecordEnd::TimeForfeit,
+        13 => RecordEnd::TablebaseAdjudication,
         _ => RecordEnd::Unknown,
     }
 }

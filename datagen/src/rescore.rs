@@ -5,7 +5,9 @@
 //! searched again; moves, start, result, end and unscored plies stay as they were. Each game is
 //! searched with a freshly cleared searcher and chunks are written in input order, so the output
 //! does not depend on the thread count; a killed rescoring rerun with the same arguments resumes
-//! after its last complete chunk and ends with the same bytes.
+//! after its last complete chunk and ends with the same bytes. With endgame tables (`--syzygy`,
+//! chess) the scored plies the tables hold get the tables' score (`Tablebases::score`) instead of
+//! a search.
 
 use crate::generate::{
     manifest_path, quarantine_path, stored_score, write_synced, GenerateSummary, GAMES_PER_CHUNK,
@@ -13,6 +15,7 @@ use crate::generate::{
 use crate::players::DatagenGame;
 use crate::progress::Progress;
 use crate::run_info::{evaluator_label, read_indexed_games, EVALUATOR_FILE};
+use crate::tablebases::Tablebases;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use sente::eval::Evaluator;
@@ -56,9 +59,9 @@ pub struct RescoreSettings {
     pub search: crate::cli::search_change_args::SearchChangeArgs,
 }
 
-/// `datagen rescore`: [`rescore`] for the settings' game.
-pub fn execute(settings: &RescoreSettings) -> Result<()> {
-    sente::dispatch_game!(settings.game, G => rescore::<G>(settings))?;
+/// `datagen rescore`: [`rescore_with_tables`] for the settings' game.
+pub fn execute(settings: &RescoreSettings, syzygy: Option<&str>) -> Result<()> {
+    sente::dispatch_game!(settings.game, G => rescore_with_tables::<G>(settings, syzygy))?;
     Ok(())
 }
 
@@ -116,7 +119,13 @@ fn sources_seed(sources: &[Source]) -> u64 {
 /// The settings as `run.txt` holds them (checked on resume): `datagen run`'s keys that `pool
 /// add` reads (game, nodes, seed, evaluator), the evaluator by content, and one line per source
 /// file (checksum, bytes, games, path).
-fn manifest(settings: &RescoreSettings, label: &str, search: &str, sources: &[Source]) -> String {
+fn manifest(
+    settings: &RescoreSettings,
+    label: &str,
+    search: &str,
+    tables: Option<String>,
+    sources: &[Source],
+) -> String {
     let mut text = format!(
         "sente datagen v{FORMAT_VERSION}\ncommand=rescore\ngame={}\nnodes={}\nseed={}\nevaluator={}\nevaluator_label={label}\nsources={}\n",
         settings.game,
@@ -128,6 +137,10 @@ fn manifest(settings: &RescoreSettings, label: &str, search: &str, sources: &[So
     // Only rescorings that change a switch name one, so older ones stay resumable.
     if !search.is_empty() {
         text.push_str(&format!("search={search}\n"));
+    }
+    // Only rescorings with tables name them, so older ones stay resumable.
+    if let Some(line) = tables {
+        text.push_str(&line);
     }
     for s in sources {
         text.push_str(&format!(
@@ -246,13 +259,30 @@ pub fn rescore_game<G: Game, E: Evaluator<G>>(
     record: &StoredGame,
     player: &mut SearchPlayer<G, E>,
 ) -> Result<(StoredGame, u64), RecordError> {
+    rescore_game_with_tables(record, player, None).map(|(game, nodes, _)| (game, nodes))
+}
+
+/// `rescore_game`, with the scored plies that `tables` hold scored by them (`Tablebases::score`,
+/// no search; a failed probe searches as usual). Also returns how many plies the tables scored.
+/// The tables hold a suffix of a game (pieces and castling rights never come back), so the
+/// plies before it are searched exactly as `rescore_game` searches them.
+pub fn rescore_game_with_tables<G: Game, E: Evaluator<G>>(
+    record: &StoredGame,
+    player: &mut SearchPlayer<G, E>,
+    tables: Option<&Tablebases<G>>,
+) -> Result<(StoredGame, u64, u64), RecordError> {
     player.new_game();
     let mut history: Vec<HistoryEntry> = Vec::with_capacity(record.moves.len());
     let mut scores = Vec::with_capacity(record.scores.len());
     let mut nodes = 0;
+    let mut labels = 0;
     record.replay::<G>(|position, _, score| {
+        let by_tables = || tables.and_then(|t| t.score(position));
         if score == SCORE_NONE {
             scores.push(SCORE_NONE);
+        } else if let Some(label) = by_tables() {
+            labels += 1;
+            scores.push(label);
         } else {
             let result = player.choose(position, &history);
             nodes += result.nodes;
@@ -269,6 +299,7 @@ pub fn rescore_game<G: Game, E: Evaluator<G>>(
             ..record.clone()
         },
         nodes,
+        labels,
     ))
 }
 
@@ -277,6 +308,7 @@ pub fn rescore_game<G: Game, E: Evaluator<G>>(
 struct Writer<'a, G: Game, E: Evaluator<G>> {
     pool: rayon::ThreadPool,
     evaluator: &'a E,
+    tables: Option<&'a Tablebases<G>>,
     nodes: u64,
     features: SearchFeatures,
     /// Searchers between batches (allocated once per thread, cleared for every game).
@@ -294,7 +326,9 @@ impl<G: Game, E: Evaluator<G> + Sync> Writer<'_, G, E> {
     fn write(&mut self, games: &[StoredGame]) -> Result<()> {
         let (idle, evaluator, nodes, features) =
             (&self.idle, self.evaluator, self.nodes, self.features);
-        let rescored: Vec<Result<(StoredGame, u64, f64), RecordError>> = self.pool.install(|| {
+        let tables = self.tables;
+        type Rescored = (StoredGame, u64, f64, u64);
+        let rescored: Vec<Result<Rescored, RecordError>> = self.pool.install(|| {
             games
                 .par_iter()
                 .map(|record| {
@@ -302,8 +336,11 @@ impl<G: Game, E: Evaluator<G> + Sync> Writer<'_, G, E> {
                     let mut player =
                         reused.unwrap_or_else(|| rescoring_player(evaluator, nodes, features));
                     let start = Instant::now();
-                    let result = rescore_game(record, &mut player)
-                        .map(|(game, nodes)| (game, nodes, start.elapsed().as_secs_f64()));
+                    let result = rescore_game_with_tables(record, &mut player, tables).map(
+                        |(game, nodes, labels)| {
+                            (game, nodes, start.elapsed().as_secs_f64(), labels)
+                        },
+                    );
                     idle.lock().unwrap_or_else(|e| e.into_inner()).push(player);
                     result
                 })
@@ -318,11 +355,12 @@ impl<G: Game, E: Evaluator<G> + Sync> Writer<'_, G, E> {
             let bytes = encode_chunk(game_id::<G>(), self.total.games, &records);
             append_chunk(&mut self.file, &bytes)
                 .with_context(|| format!("writing {}", self.data.display()))?;
-            for (record, nodes, seconds) in chunk {
+            for (record, nodes, seconds, labels) in chunk {
                 self.total.add_game(record);
                 self.session.add_game(record);
                 self.session.searched_nodes += nodes;
                 self.session.search_seconds += seconds;
+                self.session.tablebase_labels += labels;
             }
             self.total.bytes += bytes.len() as u64;
             self.session.bytes += bytes.len() as u64;
@@ -336,6 +374,16 @@ impl<G: Game, E: Evaluator<G> + Sync> Writer<'_, G, E> {
 /// Rescores (or resumes rescoring) `settings.inputs` into `settings.out`. Returns the totals
 /// (games, positions, results and bytes of the whole output; nodes and times of this invocation).
 pub fn rescore<G: DatagenGame>(settings: &RescoreSettings) -> Result<GenerateSummary> {
+    rescore_with_tables::<G>(settings, None)
+}
+
+/// `rescore`, with the positions that the Syzygy tables in `syzygy` (directories, chess) hold
+/// scored by the tables (`rescore_game_with_tables`); `run.txt` then names the tables, and the
+/// totals count the positions they scored in this invocation (`tablebase_labels`).
+pub fn rescore_with_tables<G: DatagenGame>(
+    settings: &RescoreSettings,
+    syzygy: Option<&str>,
+) -> Result<GenerateSummary> {
     if settings.nodes == 0 {
         bail!("--nodes must be at least 1");
     }
@@ -346,6 +394,8 @@ pub fn rescore<G: DatagenGame>(settings: &RescoreSettings) -> Result<GenerateSum
         bail!("--game {} for {} data", settings.game, G::NAME);
     }
     let search = crate::generate::search_changes::<G>(&settings.search.search)?;
+    // The tables are opened (and checked) before anything is read or searched.
+    let tables = syzygy.map(Tablebases::<G>::open).transpose()?;
     let features = SearchFeatures::for_game::<G>()
         .with_changes(&search)
         .map_err(anyhow::Error::msg)?;
@@ -374,7 +424,8 @@ pub fn rescore<G: DatagenGame>(settings: &RescoreSettings) -> Result<GenerateSum
     }
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let _writer = crate::run_lock::lock_output(out)?;
-    let manifest = manifest(settings, &label, &search, &sources);
+    let tables_line = tables.as_ref().map(Tablebases::manifest_line);
+    let manifest = manifest(settings, &label, &search, tables_line, &sources);
     let total = resume_point(out, &manifest, settings.game, target)?;
     // The evaluator by content, for `pool add` (run.txt also keeps the name as given).
     let evaluator_file = out.join(EVALUATOR_FILE);
@@ -391,6 +442,7 @@ pub fn rescore<G: DatagenGame>(settings: &RescoreSettings) -> Result<GenerateSum
             .stack_size(sente::search::SEARCH_STACK_BYTES)
             .build()?,
         evaluator: &evaluator,
+        tables: tables.as_ref(),
         nodes: settings.nodes,
         features,
         idle: Mutex::new(Vec::new()),

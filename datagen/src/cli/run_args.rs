@@ -57,6 +57,11 @@ pub struct RunArgs {
     pub max_time: Option<f64>,
     #[command(flatten)]
     pub search: SearchChangeArgs,
+    /// Chess: Syzygy endgame tables (directories, ':'-separated) that adjudicate the games: a
+    /// game ends as soon as a capture or pawn move reaches a position they hold (no castling
+    /// rights), with their result under the 50-move rule. Without it games play on as before.
+    #[arg(long, value_name = "DIRS")]
+    pub syzygy: Option<String>,
 }
 
 impl RunArgs {
@@ -65,6 +70,9 @@ impl RunArgs {
         let game = self.game;
         if self.dfrc && game != GameKind::Chess {
             bail!("--dfrc is for chess");
+        }
+        if self.syzygy.is_some() && game != GameKind::Chess {
+            bail!("--syzygy is for chess (Syzygy endgame tables); {game} has none");
         }
         let openings = self.openings.settings(self.seed);
         Ok(GenerateConfig {
@@ -94,7 +102,8 @@ impl RunArgs {
         let config = self.config()?;
         let shard = self.shard.unwrap_or(Shard::WHOLE);
         let (book, threads, out) = (self.openings.book.as_ref(), self.threads, &self.out);
-        dispatch_game!(self.game, G => generate_run::<G>(&config, book, shard, threads, max_time, out))?;
+        let syzygy = self.syzygy.as_deref();
+        dispatch_game!(self.game, G => generate_run::<G>(&config, book, syzygy, shard, threads, max_time, out))?;
         Ok(())
     }
 }

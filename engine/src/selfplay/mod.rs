@@ -14,7 +14,8 @@ pub use match_runner::{
 };
 pub use opening::{random_opening, Opening};
 pub use played_game::{
-    play_game, Adjudication, GameEnd, PlayedGame, PlayerConfig, SearchPlayer, SelfPlayer,
+    play_game, play_game_with_tables, tablebase_winner, Adjudication, GameEnd, PlayedGame,
+    PlayerConfig, SearchPlayer, SelfPlayer,
 };
 pub use spsa::{Perturbation, Spsa};
 pub use stats::{Pentanomial, ScoreDistribution, Sprt, SprtVerdict, WdlCounts};

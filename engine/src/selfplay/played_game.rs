@@ -1,12 +1,14 @@
 //! One self-play game between two search configurations, ended by the game's rules or by
 //! adjudication (resignation when both sides agree on a decisive score, draw on a long run of
-//! near-zero scores, a ply limit) or by a flag fall when the players are on a clock.
+//! near-zero scores, a ply limit, optionally the endgame tables' verdict) or by a flag fall when
+//! the players are on a clock.
 
 use super::opening::Opening;
 use super::time_control::{ClockUsage, GameClock, TimeControl};
 use crate::eval::Evaluator;
 use crate::game::{EndReason, Game, GameResult, HistoryEntry, Side};
 use crate::movelist::MoveList;
+use crate::search::tablebase::EndgameTables;
 use crate::search::{
     Clock, Limits, Score, SearchControl, SearchFeatures, SearchOptions, SearchParams, SearchResult,
     Searcher,
@@ -202,6 +204,9 @@ pub enum GameEnd {
     MaxPlies,
     /// The mover's clock ran out (it loses).
     TimeForfeit,
+    /// The endgame tables' verdict on a position reached by a capture or pawn move
+    /// (`play_game_with_tables`).
+    TablebaseAdjudication,
 }
 
 /// A finished self-play game: its opening, the moves and scores played after it, and how it
@@ -242,6 +247,31 @@ pub fn play_game<G: Game>(
     players: [&mut dyn SelfPlayer<G>; 2],
     adjudication: &Adjudication,
 ) -> PlayedGame<G> {
+    play_game_with_tables(opening, players, adjudication, None)
+}
+
+/// The result the tables give a position's side to move (`wdl` as `EndgameTables::probe_wdl`
+/// gives it) under the 50-move rule: a win or loss only for ±2; cursed wins, blessed losses
+/// and draws are draws.
+pub fn tablebase_winner(mover: Side, wdl: i32) -> Option<Side> {
+    match wdl {
+        2.. => Some(mover),
+        ..=-2 => Some(mover.flip()),
+        _ => None,
+    }
+}
+
+/// `play_game`, with endgame tables adjudicating: as soon as a move of the game (not of the
+/// opening) reaches a position with the halfmove clock at zero (a capture or pawn move) that the
+/// tables hold (`Game::tablebase_pieces` within `max_pieces`: no castling rights), the game ends
+/// with the tables' result (`tablebase_winner`) unless the rules have ended it there already. A
+/// failed probe lets the game go on. Up to that position the game is the one `play_game` plays.
+pub fn play_game_with_tables<G: Game>(
+    opening: &Opening<G>,
+    players: [&mut dyn SelfPlayer<G>; 2],
+    adjudication: &Adjudication,
+    tables: Option<&dyn EndgameTables<G>>,
+) -> PlayedGame<G> {
     let [first, second] = players;
     first.new_game();
     second.new_game();
@@ -279,6 +309,18 @@ pub fn play_game<G: Game>(
                 GameResult::Draw => None,
             };
             return finish(record, clock.as_ref());
+        }
+        if let Some(tables) = tables {
+            let in_tables = !record.moves.is_empty()
+                && position.fifty_move_clock() == 0
+                && position
+                    .tablebase_pieces()
+                    .is_some_and(|pieces| pieces <= tables.max_pieces());
+            if let Some(wdl) = in_tables.then(|| tables.probe_wdl(&position)).flatten() {
+                record.end = GameEnd::TablebaseAdjudication;
+                record.winner = tablebase_winner(mover, wdl);
+                return finish(record, clock.as_ref());
+            }
         }
         if record.moves.len() as u32 >= adjudication.max_plies {
             record.end = GameEnd::MaxPlies;
