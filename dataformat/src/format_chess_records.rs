@@ -5,7 +5,9 @@
 //! move, mover's score in Stockfish's internal units, ply and result), written from and read
 //! into Sente chess positions and moves.
 
-use crate::format_writer::{first_player_result, FormatWriter, RecordSink, Sample};
+use crate::format_writer::{
+    first_player_result, FormatWriter, GameEncoder, GameSink, RecordSink, Records, Sample,
+};
 use crate::imported::{END_IMPORTED, END_IMPORTED_NO_PLY};
 use crate::stored_game::{
     StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, RESULT_SECOND_WINS, SCORE_NONE,
@@ -128,13 +130,33 @@ pub struct BulletWriter {
     pub sink: RecordSink,
 }
 
-/// The `ChessBoard` of a position with the mover's score and result (1, 0, -1), made by the
-/// crate from the text line bullet's converter reads.
+/// The `ChessBoard` of a position with the mover's score and result (1, 0, -1): the record
+/// the crate makes from the text line bullet's converter reads (`ChessBoard::from_str` of
+/// [`text_line`](crate::format_text::text_line)), built from the bitboards by the crate's
+/// `from_raw` without the text.
 pub fn bullet_board(pos: &Position, score: i16, result: i8) -> Result<ChessBoard> {
-    let line = crate::format_text::text_line(pos, score, result);
-    line.trim_end()
-        .parse::<ChessBoard>()
-        .map_err(|e| anyhow!("bulletformat refuses {line:?}: {e}"))
+    if pos.occupied().count_ones() > 32 {
+        bail!(
+            "bulletformat refuses {}: more than 32 pieces",
+            pos.to_text()
+        );
+    }
+    let mut bbs = [0u64; 8];
+    bbs[0] = pos.side_pieces(Side::First);
+    bbs[1] = pos.side_pieces(Side::Second);
+    for kind in PieceKind::ALL {
+        bbs[2 + kind.index()] = pos.pieces(Side::First, kind) | pos.pieces(Side::Second, kind);
+    }
+    // The crate's inputs are White's: score, and result 1.0 / 0.5 / 0.0.
+    let white = pos.side_to_move() == Side::First;
+    let white_score = if white { score } else { score.wrapping_neg() };
+    let white_result = match first_player_result(result, pos.side_to_move()) {
+        RESULT_FIRST_WINS => 1.0,
+        RESULT_DRAW => 0.5,
+        _ => 0.0,
+    };
+    ChessBoard::from_raw(bbs, (!white) as usize, white_score, white_result)
+        .map_err(|e| anyhow!("bulletformat refuses {}: {e}", pos.to_text()))
 }
 
 impl FormatWriter<Position> for BulletWriter {
@@ -148,6 +170,25 @@ impl FormatWriter<Position> for BulletWriter {
 
     fn finish(&mut self) -> Result<u64> {
         self.sink.finish()
+    }
+}
+
+/// Encodes games as bullet's `ChessBoard` records, for [`GameEncoder`]'s parallel export.
+pub struct BulletEncoder;
+
+impl GameEncoder<Position> for BulletEncoder {
+    type Encoded = Records;
+
+    fn start(&self) -> Records {
+        Records::default()
+    }
+
+    fn sample(&self, out: &mut Records, s: &Sample<Position>) -> Result<()> {
+        if s.score != SCORE_NONE {
+            let board = bullet_board(s.pos, s.score, s.result)?;
+            out.push(ChessBoard::as_bytes_slice(&[board]));
+        }
+        Ok(())
     }
 }
 
@@ -270,15 +311,78 @@ pub fn viri_move_parts(m: ViriMove) -> ChessMoveParts {
     }
 }
 
-/// Writes viriformat games: each game from its first scored ply, every later ply with its
+/// One viriformat game being encoded: the game from its first scored ply, then its bytes once
+/// it ended, and how many of its plies are scored.
+#[derive(Default)]
+pub struct ViriEncoded {
+    game: Option<ViriGame>,
+    result: i8,
+    first_mover: Option<Side>,
+    /// The serialised games (one, or none: a game without a scored ply).
+    pub bytes: Vec<u8>,
+    /// The scored plies of the serialised games.
+    pub scored: u64,
+    pending_scored: u64,
+}
+
+/// Encodes viriformat games: each game from its first scored ply, every later ply with its
 /// White-relative score (`VALUE_NONE` where the filter drops it).
+pub struct ViriEncoder;
+
+impl GameEncoder<Position> for ViriEncoder {
+    type Encoded = ViriEncoded;
+
+    fn start(&self) -> ViriEncoded {
+        ViriEncoded::default()
+    }
+
+    fn sample(&self, out: &mut ViriEncoded, s: &Sample<Position>) -> Result<()> {
+        if out.game.is_none() {
+            if s.score == SCORE_NONE {
+                return Ok(());
+            }
+            let mut board = ViriBoard::new();
+            board
+                .set_from_fen(&s.pos.to_text(), s.pos.is_chess960())
+                .map_err(|e| anyhow!("viriformat refuses {}: {e}", s.pos.to_text()))?;
+            out.game = Some(ViriGame::new(&board));
+            out.result = s.result;
+            out.first_mover = Some(s.pos.side_to_move());
+        }
+        let white = s.pos.side_to_move() == Side::First;
+        let eval = match s.score {
+            SCORE_NONE => VALUE_NONE,
+            v if white => v,
+            v => -v,
+        };
+        out.pending_scored += (s.score != SCORE_NONE) as u64;
+        let game = out.game.as_mut().expect("started");
+        game.add_move(viri_move(move_parts(s.mv)), eval);
+        Ok(())
+    }
+
+    fn game_end(&self, out: &mut ViriEncoded) -> Result<()> {
+        let Some(mut game) = out.game.take() else {
+            return Ok(());
+        };
+        let first_mover = out.first_mover.unwrap_or(Side::First);
+        game.set_outcome(match first_player_result(out.result, first_mover) {
+            RESULT_FIRST_WINS => GameOutcome::WhiteWin(WinType::Adjudication),
+            RESULT_DRAW => GameOutcome::Draw(DrawType::Adjudication),
+            _ => GameOutcome::BlackWin(WinType::Adjudication),
+        });
+        game.serialise_into(&mut out.bytes)
+            .context("serialising a viriformat game")?;
+        out.scored += std::mem::take(&mut out.pending_scored);
+        Ok(())
+    }
+}
+
+/// Writes viriformat games (see [`ViriEncoder`]).
 pub struct ViriWriter {
     pub out: std::io::BufWriter<std::fs::File>,
     pub path: std::path::PathBuf,
-    game: Option<ViriGame>,
-    scored: u64,
-    result: i8,
-    first_mover: Side,
+    current: ViriEncoded,
     pub written: u64,
 }
 
@@ -289,62 +393,43 @@ impl ViriWriter {
         Ok(ViriWriter {
             out: std::io::BufWriter::with_capacity(1 << 20, file),
             path: path.to_path_buf(),
-            game: None,
-            scored: 0,
-            result: 0,
-            first_mover: Side::First,
+            current: ViriEncoded::default(),
             written: 0,
         })
     }
 }
 
-impl FormatWriter<Position> for ViriWriter {
-    fn sample(&mut self, s: &Sample<Position>) -> Result<()> {
-        if self.game.is_none() {
-            if s.score == SCORE_NONE {
-                return Ok(());
-            }
-            let mut board = ViriBoard::new();
-            board
-                .set_from_fen(&s.pos.to_text(), s.pos.is_chess960())
-                .map_err(|e| anyhow!("viriformat refuses {}: {e}", s.pos.to_text()))?;
-            self.game = Some(ViriGame::new(&board));
-            self.result = s.result;
-            self.first_mover = s.pos.side_to_move();
-        }
-        let white = s.pos.side_to_move() == Side::First;
-        let eval = match s.score {
-            SCORE_NONE => VALUE_NONE,
-            v if white => v,
-            v => -v,
-        };
-        self.scored += (s.score != SCORE_NONE) as u64;
-        let game = self.game.as_mut().expect("started");
-        game.add_move(viri_move(move_parts(s.mv)), eval);
-        Ok(())
-    }
-
-    fn game_end(&mut self) -> Result<()> {
-        let Some(mut game) = self.game.take() else {
-            return Ok(());
-        };
-        game.set_outcome(match first_player_result(self.result, self.first_mover) {
-            RESULT_FIRST_WINS => GameOutcome::WhiteWin(WinType::Adjudication),
-            RESULT_DRAW => GameOutcome::Draw(DrawType::Adjudication),
-            _ => GameOutcome::BlackWin(WinType::Adjudication),
-        });
-        game.serialise_into(&mut self.out)
+impl GameSink<ViriEncoded> for ViriWriter {
+    fn write_game(&mut self, game: ViriEncoded) -> Result<()> {
+        self.out
+            .write_all(&game.bytes)
             .with_context(|| format!("writing {}", self.path.display()))?;
-        self.written += std::mem::take(&mut self.scored);
+        self.written += game.scored;
         Ok(())
     }
 
     fn finish(&mut self) -> Result<u64> {
-        self.game_end()?;
         self.out
             .flush()
             .with_context(|| format!("writing {}", self.path.display()))?;
         Ok(self.written)
+    }
+}
+
+impl FormatWriter<Position> for ViriWriter {
+    fn sample(&mut self, s: &Sample<Position>) -> Result<()> {
+        ViriEncoder.sample(&mut self.current, s)
+    }
+
+    fn game_end(&mut self) -> Result<()> {
+        ViriEncoder.game_end(&mut self.current)?;
+        let game = std::mem::take(&mut self.current);
+        self.write_game(game)
+    }
+
+    fn finish(&mut self) -> Result<u64> {
+        FormatWriter::game_end(self)?;
+        GameSink::finish(self)
     }
 }
 
@@ -443,11 +528,87 @@ pub fn sf_move_parts(m: SfMove) -> ChessMoveParts {
     }
 }
 
+/// The sfbinpack position of a Sente position: what `SfPosition::from_fen` makes of its FEN
+/// (pieces, side to move, the `KQkq` castling rights, en passant square, halfmove clock),
+/// built without the text.
+pub fn sf_position(pos: &Position) -> Result<SfPosition> {
+    use sfbinpack::chess::castling_rights::CastlingRights;
+    use sfbinpack::chess::color::Color;
+    let color = |side| match side {
+        Side::First => Color::White,
+        Side::Second => Color::Black,
+    };
+    let kinds = [
+        SfPieceType::Pawn,
+        SfPieceType::Knight,
+        SfPieceType::Bishop,
+        SfPieceType::Rook,
+        SfPieceType::Queen,
+        SfPieceType::King,
+    ];
+    let mut sf = SfPosition::empty();
+    let mut occupied = pos.occupied();
+    while occupied != 0 {
+        let sq = occupied.trailing_zeros() as u8;
+        occupied &= occupied - 1;
+        let (side, kind) = pos.piece_at(sq).expect("an occupied square");
+        sf.place(
+            SfPiece::new(kinds[kind.index()], color(side)),
+            SfSquare::new(sq as u32),
+        );
+    }
+    sf.set_side_to_move(color(pos.side_to_move()));
+    // The FEN's `K`/`Q`/`k`/`q` (the outermost rook, outside Chess960); a file letter, which
+    // the crate's FEN reader ignores, gives no right.
+    for (side, rights) in [
+        (
+            Side::First,
+            [
+                CastlingRights::WHITE_KING_SIDE,
+                CastlingRights::WHITE_QUEEN_SIDE,
+            ],
+        ),
+        (
+            Side::Second,
+            [
+                CastlingRights::BLACK_KING_SIDE,
+                CastlingRights::BLACK_QUEEN_SIDE,
+            ],
+        ),
+    ] {
+        for (queen_side, right) in [(false, rights[0]), (true, rights[1])] {
+            let Some(rook) = pos.castling_rook(side, queen_side) else {
+                continue;
+            };
+            let rook_bb = 1u64 << rook;
+            let own_rooks = pos.pieces(side, PieceKind::Rook) & (0xFF << (8 * (rook / 8)));
+            let outer = if queen_side {
+                own_rooks & (rook_bb - 1)
+            } else {
+                own_rooks & !(rook_bb | (rook_bb - 1))
+            };
+            if !pos.is_chess960() && outer == 0 {
+                sf.add_castling_rights(right);
+            }
+        }
+    }
+    if let Some(ep) = pos.en_passant_square() {
+        sf.set_ep_square_unchecked(SfSquare::new(ep as u32));
+    }
+    let halfmove = pos.halfmove_clock();
+    if halfmove > u8::MAX as u32 {
+        bail!(
+            "sfbinpack refuses {}: halfmove clock {halfmove}",
+            pos.to_text()
+        );
+    }
+    sf.set_rule50_counter(halfmove as u16);
+    Ok(sf)
+}
+
 /// The binpack entry of a sample.
 pub fn binpack_entry(s: &Sample<Position>) -> Result<TrainingDataEntry> {
-    let fen = s.pos.to_text();
-    let mut pos =
-        SfPosition::from_fen(&fen).map_err(|e| anyhow!("sfbinpack refuses {fen}: {e:?}"))?;
+    let mut pos = sf_position(s.pos)?;
     pos.set_ply(s.pos.game_ply().min(u16::MAX as u32) as u16);
     Ok(TrainingDataEntry {
         pos,
@@ -478,6 +639,47 @@ impl FormatWriter<Position> for BinpackWriter {
         self.writer.flush_and_end();
         self.writer.flush();
         Ok(self.written)
+    }
+}
+
+/// One game's binpack entries and how many of them are scored.
+#[derive(Default)]
+pub struct BinpackGame {
+    pub entries: Vec<TrainingDataEntry>,
+    pub scored: u64,
+}
+
+/// Makes each game's binpack entries, for [`GameEncoder`]'s parallel export (the chains are
+/// compressed by [`BinpackWriter`], in order).
+pub struct BinpackEncoder;
+
+impl GameEncoder<Position> for BinpackEncoder {
+    type Encoded = BinpackGame;
+
+    fn start(&self) -> BinpackGame {
+        BinpackGame::default()
+    }
+
+    fn sample(&self, out: &mut BinpackGame, s: &Sample<Position>) -> Result<()> {
+        out.entries.push(binpack_entry(s)?);
+        out.scored += (s.score != SCORE_NONE) as u64;
+        Ok(())
+    }
+}
+
+impl GameSink<BinpackGame> for BinpackWriter {
+    fn write_game(&mut self, game: BinpackGame) -> Result<()> {
+        for entry in &game.entries {
+            self.writer
+                .write_entry(entry)
+                .map_err(|e| anyhow!("writing binpack: {e}"))?;
+        }
+        self.written += game.scored;
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<u64> {
+        FormatWriter::<Position>::finish(self)
     }
 }
 

@@ -4,7 +4,9 @@
 //! Sente shogi positions. Both keep the mover's score; psv keeps the game ply, hcpe does not.
 
 use crate::format_kind::ForeignFormat;
-use crate::format_writer::{first_player_result, FormatWriter, RecordSink, Sample};
+use crate::format_writer::{
+    first_player_result, FormatWriter, GameEncoder, RecordSink, Records, Sample,
+};
 use crate::imported::{END_IMPORTED, END_IMPORTED_NO_PLY};
 use crate::shogi_packed_board::{Board, MoveParts, Packing};
 use crate::stored_game::{
@@ -64,6 +66,38 @@ pub fn hcpe_move_parts(bits: u16) -> Result<MoveParts> {
     })
 }
 
+/// The psv or hcpe record of a scored sample: the bytes (40 for psv, 38 for hcpe, the rest 0)
+/// and the record's length.
+pub fn shogi_record(
+    format: ForeignFormat,
+    s: &Sample<Position>,
+) -> Result<([u8; PSV_SIZE], usize)> {
+    let board = Board::from_position(s.pos);
+    let parts = MoveParts::from_move(s.mv);
+    let score = s.score.to_le_bytes();
+    let mut r = [0u8; PSV_SIZE];
+    if format == ForeignFormat::Psv {
+        r[..32].copy_from_slice(&board.pack(Packing::Yaneuraou)?);
+        r[32..34].copy_from_slice(&score);
+        r[34..36].copy_from_slice(&psv_move(parts).to_le_bytes());
+        let ply = (s.pos.game_ply() + 1).min(u16::MAX as u32) as u16;
+        r[36..38].copy_from_slice(&ply.to_le_bytes());
+        r[38] = s.result as u8;
+        Ok((r, PSV_SIZE))
+    } else {
+        r[..32].copy_from_slice(&board.pack(Packing::Apery)?);
+        r[32..34].copy_from_slice(&score);
+        r[34..36].copy_from_slice(&hcpe_move(parts).to_le_bytes());
+        let first = first_player_result(s.result, s.pos.side_to_move());
+        r[36] = match first {
+            RESULT_FIRST_WINS => 1,
+            RESULT_SECOND_WINS => 2,
+            _ => 0,
+        };
+        Ok((r, HCPE_SIZE))
+    }
+}
+
 /// Writes psv or hcpe records.
 pub struct ShogiRecordWriter {
     pub format: ForeignFormat,
@@ -75,35 +109,33 @@ impl FormatWriter<Position> for ShogiRecordWriter {
         if s.score == SCORE_NONE {
             return Ok(());
         }
-        let board = Board::from_sfen(&s.pos.to_text())?;
-        let parts = MoveParts::from_usi(&s.pos.format_move(s.mv))?;
-        let score = s.score.to_le_bytes();
-        if self.format == ForeignFormat::Psv {
-            let mut r = [0u8; PSV_SIZE];
-            r[..32].copy_from_slice(&board.pack(Packing::Yaneuraou)?);
-            r[32..34].copy_from_slice(&score);
-            r[34..36].copy_from_slice(&psv_move(parts).to_le_bytes());
-            let ply = (s.pos.game_ply() + 1).min(u16::MAX as u32) as u16;
-            r[36..38].copy_from_slice(&ply.to_le_bytes());
-            r[38] = s.result as u8;
-            self.sink.push(&r)
-        } else {
-            let mut r = [0u8; HCPE_SIZE];
-            r[..32].copy_from_slice(&board.pack(Packing::Apery)?);
-            r[32..34].copy_from_slice(&score);
-            r[34..36].copy_from_slice(&hcpe_move(parts).to_le_bytes());
-            let first = first_player_result(s.result, s.pos.side_to_move());
-            r[36] = match first {
-                RESULT_FIRST_WINS => 1,
-                RESULT_SECOND_WINS => 2,
-                _ => 0,
-            };
-            self.sink.push(&r)
-        }
+        let (r, len) = shogi_record(self.format, s)?;
+        self.sink.push(&r[..len])
     }
 
     fn finish(&mut self) -> Result<u64> {
         self.sink.finish()
+    }
+}
+
+/// Encodes games as psv or hcpe records, for [`GameEncoder`]'s parallel export.
+pub struct ShogiRecordEncoder {
+    pub format: ForeignFormat,
+}
+
+impl GameEncoder<Position> for ShogiRecordEncoder {
+    type Encoded = Records;
+
+    fn start(&self) -> Records {
+        Records::default()
+    }
+
+    fn sample(&self, out: &mut Records, s: &Sample<Position>) -> Result<()> {
+        if s.score != SCORE_NONE {
+            let (r, len) = shogi_record(self.format, s)?;
+            out.push(&r[..len]);
+        }
+        Ok(())
     }
 }
 

@@ -2,7 +2,9 @@
 //! centipawns and result 1.0 / 0.5 / 0.0, both from White's side), and the same for shogi with
 //! an SFEN, from Black's (sente's) side.
 
-use crate::format_writer::{first_player_result, FormatWriter, RecordSink, Sample};
+use crate::format_writer::{
+    first_player_result, FormatWriter, GameEncoder, RecordSink, Records, Sample,
+};
 use crate::imported::END_IMPORTED;
 use crate::stored_game::{
     StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, RESULT_SECOND_WINS, SCORE_NONE,
@@ -17,6 +19,14 @@ pub struct TextWriter {
 
 /// The line of a position with the mover's `score` and result (1, 0, -1).
 pub fn text_line<G: Game>(pos: &G, score: i16, result: i8) -> String {
+    let mut line = Vec::with_capacity(96);
+    write_text_line(&mut line, pos, score, result);
+    String::from_utf8(line).expect("position texts are UTF-8")
+}
+
+/// Appends [`text_line`] of a position to `out`.
+pub fn write_text_line<G: Game>(out: &mut Vec<u8>, pos: &G, score: i16, result: i8) {
+    use std::io::Write;
     let first = pos.side_to_move() == Side::First;
     let score = if first { score } else { -score };
     let result = match first_player_result(result, pos.side_to_move()) {
@@ -24,7 +34,36 @@ pub fn text_line<G: Game>(pos: &G, score: i16, result: i8) -> String {
         RESULT_DRAW => "0.5",
         _ => "0.0",
     };
-    format!("{} | {score} | {result}\n", pos.to_text())
+    write_position_text(out, pos);
+    writeln!(out, " | {score} | {result}").expect("writing to a Vec does not fail");
+}
+
+/// Appends `pos.to_text()` to `out` (shogi's SFEN written without the engine's per-piece
+/// strings, the same text).
+fn write_position_text<G: Game>(out: &mut Vec<u8>, pos: &G) {
+    match (pos as &dyn std::any::Any).downcast_ref::<sente::shogi::Position>() {
+        Some(shogi) => crate::shogi_packed_board::Board::from_position(shogi)
+            .write_sfen(shogi.game_ply() + 1, out),
+        None => out.extend_from_slice(pos.to_text().as_bytes()),
+    }
+}
+
+/// Encodes games as text lines (one record a line), for [`GameEncoder`]'s parallel export.
+pub struct TextEncoder;
+
+impl<G: Game> GameEncoder<G> for TextEncoder {
+    type Encoded = Records;
+
+    fn start(&self) -> Records {
+        Records::default()
+    }
+
+    fn sample(&self, out: &mut Records, s: &Sample<G>) -> Result<()> {
+        if s.score != SCORE_NONE {
+            out.push_with(|buf| write_text_line(buf, s.pos, s.score, s.result));
+        }
+        Ok(())
+    }
 }
 
 impl<G: Game> FormatWriter<G> for TextWriter {

@@ -1,6 +1,12 @@
 //! Writing Sente games in a foreign format: the per-ply sample each format's writer receives,
 //! the trait they implement, the bounded seeded shuffle buffer of the position formats, and
 //! the loop that replays a stored game through the shared position filter into a writer.
+//!
+//! For parallel export a format is also split in two halves: a [`GameEncoder`], which turns one
+//! game into its bytes (or entries) on any thread, and a [`GameSink`], which writes the encoded
+//! games in game order on one thread. A game's encoding depends on that game alone, so the
+//! output of the pair is the same whatever the number of threads (and the same as the
+//! format's [`FormatWriter`]).
 
 use crate::position_filter::PositionFilter;
 use crate::stored_game::{RecordError, StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, SCORE_NONE};
@@ -167,5 +173,126 @@ impl RecordSink {
             .flush()
             .with_context(|| format!("writing {}", self.path.display()))?;
         Ok(self.written)
+    }
+}
+
+/// The parallel half of a format: what one game becomes, made from its samples alone (so any
+/// thread can encode any game).
+pub trait GameEncoder<G: Game>: Sync {
+    /// One game's output.
+    type Encoded: Send;
+    /// An empty output, for a game about to be encoded.
+    fn start(&self) -> Self::Encoded;
+    /// One ply; plies of a game come in order.
+    fn sample(&self, out: &mut Self::Encoded, sample: &Sample<G>) -> Result<()>;
+    /// The game's last ply was given.
+    fn game_end(&self, _out: &mut Self::Encoded) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// The sequential half of a format: writes encoded games, in game order.
+pub trait GameSink<E> {
+    /// Writes one encoded game.
+    fn write_game(&mut self, game: E) -> Result<()>;
+    /// Writes what is buffered; returns how many positions were written.
+    fn finish(&mut self) -> Result<u64>;
+}
+
+/// Replays `record` through `filter` into a fresh output of `encoder` (as [`export_game`] does
+/// into a writer); returns the output and how many plies the filter kept. A game that does not
+/// replay, or whose encoding fails, gives no output.
+pub fn encode_game<G: Game, E: GameEncoder<G>>(
+    record: &StoredGame,
+    filter: &PositionFilter,
+    encoder: &E,
+) -> Result<(E::Encoded, u64), ExportError> {
+    let mut out = encoder.start();
+    let mut ply = 0u32;
+    let mut kept = 0u64;
+    let mut failed = None;
+    record
+        .replay::<G>(|pos, m, score| {
+            ply += 1;
+            if failed.is_some() {
+                return;
+            }
+            let keep = filter.keeps(Some(ply), score, pos.in_check(), Some(pos.is_quiet(m)));
+            kept += keep as u64;
+            let sample = Sample {
+                pos,
+                mv: m,
+                score: if keep { score } else { SCORE_NONE },
+                result: mover_result(record.result, pos.side_to_move()),
+            };
+            if let Err(e) = encoder.sample(&mut out, &sample) {
+                failed = Some(e);
+            }
+        })
+        .map_err(ExportError::Replay)?;
+    if let Some(e) = failed {
+        return Err(ExportError::Write(e));
+    }
+    encoder.game_end(&mut out).map_err(ExportError::Write)?;
+    Ok((out, kept))
+}
+
+/// The records of one game of a position format, back to back, with where each ends.
+#[derive(Default, Debug, Clone, PartialEq, Eq)]
+pub struct Records {
+    bytes: Vec<u8>,
+    ends: Vec<u32>,
+}
+
+impl Records {
+    /// Appends one record.
+    pub fn push(&mut self, record: &[u8]) {
+        self.bytes.extend_from_slice(record);
+        self.ends.push(self.bytes.len() as u32);
+    }
+
+    /// Appends one record written by `write` into the buffer's end.
+    pub fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        write(&mut self.bytes);
+        self.ends.push(self.bytes.len() as u32);
+    }
+
+    /// The records, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[u8]> {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let r = &self.bytes[start as usize..end as usize];
+            start = end;
+            r
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+}
+
+impl GameSink<Records> for RecordSink {
+    fn write_game(&mut self, game: Records) -> Result<()> {
+        if self.capacity == 0 {
+            // Records straight to the file: one write for the game.
+            self.written += game.len() as u64;
+            return self
+                .out
+                .write_all(&game.bytes)
+                .with_context(|| format!("writing {}", self.path.display()));
+        }
+        for record in game.iter() {
+            self.push(record)?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<u64> {
+        RecordSink::finish(self)
     }
 }

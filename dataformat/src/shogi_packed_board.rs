@@ -36,7 +36,7 @@ pub enum Packing {
 }
 
 /// Board codes by kind (value written low bit first, bits), empty square = one 0 bit.
-fn board_code(packing: Packing, kind: u8) -> (u32, u32) {
+const fn board_code(packing: Packing, kind: u8) -> (u32, u32) {
     match (kind, packing) {
         (1, _) => (0b01, 2),
         (2, _) => (0b0011, 4),
@@ -49,7 +49,7 @@ fn board_code(packing: Packing, kind: u8) -> (u32, u32) {
 }
 
 /// Hand codes (black's; white adds the top bit) of Apery's table, by kind.
-fn apery_hand_code(kind: u8) -> (u32, u32) {
+const fn apery_hand_code(kind: u8) -> (u32, u32) {
     match kind {
         1 => (0b000, 3),
         2 => (0b00001, 5),
@@ -59,6 +59,70 @@ fn apery_hand_code(kind: u8) -> (u32, u32) {
         5 => (0b001_1111, 7),
         _ => (0b011_1111, 7),
     }
+}
+
+/// The index of a board piece (not a king) in `SQUARE_CODES`.
+fn square_code_index(p: &Piece) -> usize {
+    p.kind as usize | (p.promoted as usize) << 3 | (p.white as usize) << 4
+}
+
+/// A board piece's whole code (kind code, then the packing's flags), low bit first, and its
+/// length, by `square_code_index`; YaneuraOu's table, then Apery's.
+static SQUARE_CODES: [[(u8, u8); 32]; 2] = [
+    square_codes(Packing::Yaneuraou),
+    square_codes(Packing::Apery),
+];
+
+const fn square_codes(packing: Packing) -> [(u8, u8); 32] {
+    let mut table = [(0u8, 0u8); 32];
+    let mut i = 0;
+    while i < 32 {
+        let (kind, promoted, white) = ((i & 7) as u8, (i >> 3 & 1) as u32, (i >> 4) as u32);
+        if kind >= 1 && kind < KING {
+            let (code, bits) = board_code(packing, kind);
+            let (flags, flag_bits) = if kind == GOLD {
+                (white, 1)
+            } else if matches!(packing, Packing::Yaneuraou) {
+                (promoted | white << 1, 2)
+            } else {
+                (white | promoted << 1, 2)
+            };
+            table[i] = ((code | flags << bits) as u8, (bits + flag_bits) as u8);
+        }
+        i += 1;
+    }
+    table
+}
+
+/// A hand piece's code and length, by side and kind (1..=7); YaneuraOu's table, then Apery's.
+static HAND_CODES: [[[(u8, u8); 8]; 2]; 2] =
+    [hand_codes(Packing::Yaneuraou), hand_codes(Packing::Apery)];
+
+const fn hand_codes(packing: Packing) -> [[(u8, u8); 8]; 2] {
+    let mut table = [[(0u8, 0u8); 8]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut kind = 1;
+        while kind < KING {
+            table[side][kind as usize] = match packing {
+                Packing::Yaneuraou => {
+                    // The board code without its low bit, a 0 (promoted) bit but for golds,
+                    // then the side.
+                    let (code, bits) = board_code(packing, kind);
+                    let (code, bits) = (code >> 1, bits - 1);
+                    let bits = if kind == GOLD { bits } else { bits + 1 };
+                    ((code | (side as u32) << bits) as u8, bits as u8 + 1)
+                }
+                Packing::Apery => {
+                    let (code, bits) = apery_hand_code(kind);
+                    ((code | (side as u32) << (bits - 1)) as u8, bits as u8)
+                }
+            };
+            kind += 1;
+        }
+        side += 1;
+    }
+    table
 }
 
 /// Hand kinds in each packing's order.
@@ -72,20 +136,26 @@ fn hand_order(packing: Packing) -> [u8; 7] {
 struct BitWriter {
     bytes: [u8; 32],
     at: u32,
+    /// More than 256 bits were put (the rest were dropped).
+    overflow: bool,
 }
 
 impl BitWriter {
-    fn put(&mut self, value: u32, bits: u32) -> Result<()> {
-        for i in 0..bits {
-            if self.at >= 256 {
-                bail!("position needs more than 256 bits (too many pieces)");
-            }
-            if value >> i & 1 == 1 {
-                self.bytes[(self.at / 8) as usize] |= 1 << (self.at % 8);
-            }
-            self.at += 1;
+    /// Appends the low `bits` bits of `value` (at most 8), low bit first.
+    #[inline]
+    fn put(&mut self, value: u32, bits: u32) {
+        if self.at + bits > 256 {
+            self.overflow = true;
+            return;
         }
-        Ok(())
+        let value = value & ((1 << bits) - 1);
+        let (byte, shift) = ((self.at / 8) as usize, self.at % 8);
+        let spread = (value as u16) << shift;
+        self.bytes[byte] |= spread as u8;
+        if shift + bits > 8 {
+            self.bytes[byte + 1] |= (spread >> 8) as u8;
+        }
+        self.at += bits;
     }
 }
 
@@ -192,9 +262,47 @@ impl Board {
         Ok(board)
     }
 
+    /// The board of a Sente shogi position (as `from_sfen` of its SFEN, without the text).
+    pub fn from_position(pos: &sente::shogi::Position) -> Board {
+        use sente::game::Side;
+        let mut board = Board {
+            squares: [None; 81],
+            hands: [[0; 8]; 2],
+            white_to_move: pos.side_to_move_now() == Side::Second,
+        };
+        for (sq, square) in board.squares.iter_mut().enumerate() {
+            let piece = pos.piece_on(sq);
+            if piece.is_some() {
+                let kind = piece.kind();
+                *square = Some(Piece {
+                    kind: kind.unpromoted().index() as u8 + 1,
+                    promoted: kind.is_promoted(),
+                    white: piece.side() == Side::Second,
+                });
+            }
+        }
+        for (side, hand) in [Side::First, Side::Second]
+            .into_iter()
+            .zip(&mut board.hands)
+        {
+            for kind in sente::shogi::PieceKind::HAND {
+                hand[kind.index() + 1] = pos.hand(side).count(kind);
+            }
+        }
+        board
+    }
+
     /// SFEN of the board with move number `move_number`.
     pub fn to_sfen(&self, move_number: u32) -> String {
-        let mut out = String::with_capacity(90);
+        let mut out = Vec::with_capacity(96);
+        self.write_sfen(move_number, &mut out);
+        String::from_utf8(out).expect("SFEN is ASCII")
+    }
+
+    /// Appends [`Board::to_sfen`] to `out`.
+    pub fn write_sfen(&self, move_number: u32, out: &mut Vec<u8>) {
+        use std::io::Write;
+        let letter = |kind: u8, white: bool| letter(kind, white) as u8;
         for rank in 0..9 {
             let mut empty = 0;
             for file in (0..9).rev() {
@@ -202,31 +310,31 @@ impl Board {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
-                            out.push((b'0' + empty) as char);
+                            out.push(b'0' + empty);
                             empty = 0;
                         }
                         if p.promoted {
-                            out.push('+');
+                            out.push(b'+');
                         }
                         out.push(letter(p.kind, p.white));
                     }
                 }
             }
             if empty > 0 {
-                out.push((b'0' + empty) as char);
+                out.push(b'0' + empty);
             }
             if rank < 8 {
-                out.push('/');
+                out.push(b'/');
             }
         }
-        out.push_str(if self.white_to_move { " w " } else { " b " });
+        out.extend_from_slice(if self.white_to_move { b" w " } else { b" b " });
         let mut any = false;
         for side in 0..2 {
             for kind in [6u8, 5, 7, 4, 3, 2, 1] {
                 let n = self.hands[side][kind as usize];
                 if n > 0 {
                     if n > 1 {
-                        out.push_str(&n.to_string());
+                        write!(out, "{n}").expect("writing to a Vec does not fail");
                     }
                     out.push(letter(kind, side == 1));
                     any = true;
@@ -234,75 +342,59 @@ impl Board {
             }
         }
         if !any {
-            out.push('-');
+            out.push(b'-');
         }
-        out.push(' ');
-        out.push_str(&move_number.to_string());
-        out
-    }
-
-    fn king(&self, white: bool) -> Result<usize> {
-        let mut found = None;
-        for (sq, p) in self.squares.iter().enumerate() {
-            if matches!(p, Some(p) if p.kind == KING && p.white == white) {
-                if found.is_some() {
-                    bail!("two kings of one side");
-                }
-                found = Some(sq);
-            }
-        }
-        found.ok_or_else(|| anyhow!("no {} king", if white { "white" } else { "black" }))
+        write!(out, " {move_number}").expect("writing to a Vec does not fail");
     }
 
     /// Packs the position into 256 bits.
     pub fn pack(&self, packing: Packing) -> Result<[u8; 32]> {
+        let table = match packing {
+            Packing::Yaneuraou => &SQUARE_CODES[0],
+            Packing::Apery => &SQUARE_CODES[1],
+        };
         let mut w = BitWriter {
             bytes: [0; 32],
-            at: 0,
+            // Side to move (bit 0) and the two kings' squares (bits 1..15) are put at the end.
+            at: 15,
+            overflow: false,
         };
-        w.put(self.white_to_move as u32, 1)?;
-        let kings = [self.king(false)?, self.king(true)?];
-        w.put(kings[0] as u32, 7)?;
-        w.put(kings[1] as u32, 7)?;
+        let mut kings = [[None, None]; 2];
         for (sq, p) in self.squares.iter().enumerate() {
-            if kings.contains(&sq) {
-                continue;
-            }
             let Some(p) = p else {
-                w.put(0, 1)?;
+                w.put(0, 1);
                 continue;
             };
-            let (code, bits) = board_code(packing, p.kind);
-            w.put(code, bits)?;
-            let flags = |w: &mut BitWriter, first: u32, second: u32| -> Result<()> {
-                w.put(first, 1)?;
-                w.put(second, 1)
-            };
-            match (packing, p.kind == GOLD) {
-                (_, true) => w.put(p.white as u32, 1)?,
-                (Packing::Yaneuraou, false) => flags(&mut w, p.promoted as u32, p.white as u32)?,
-                (Packing::Apery, false) => flags(&mut w, p.white as u32, p.promoted as u32)?,
+            if p.kind == KING {
+                let found = &mut kings[p.white as usize];
+                found[found[0].is_some() as usize].get_or_insert(sq);
+                continue;
             }
+            let (code, bits) = table[square_code_index(p)];
+            w.put(code as u32, bits as u32);
         }
-        for side in 0..2 {
+        let king = |white: bool| -> Result<usize> {
+            match kings[white as usize] {
+                [_, Some(_)] => bail!("two kings of one side"),
+                [Some(sq), None] => Ok(sq),
+                _ => bail!("no {} king", if white { "white" } else { "black" }),
+            }
+        };
+        let kings = [king(false)?, king(true)?];
+        let hand_codes = match packing {
+            Packing::Yaneuraou => &HAND_CODES[0],
+            Packing::Apery => &HAND_CODES[1],
+        };
+        for (codes, hand) in hand_codes.iter().zip(&self.hands) {
             for kind in hand_order(packing) {
-                for _ in 0..self.hands[side][kind as usize] {
-                    match packing {
-                        Packing::Yaneuraou => {
-                            let (code, bits) = board_code(packing, kind);
-                            w.put(code >> 1, bits - 1)?;
-                            if kind != GOLD {
-                                w.put(0, 1)?;
-                            }
-                            w.put(side as u32, 1)?;
-                        }
-                        Packing::Apery => {
-                            let (code, bits) = apery_hand_code(kind);
-                            w.put(code | (side as u32) << (bits - 1), bits)?;
-                        }
-                    }
+                let (code, bits) = codes[kind as usize];
+                for _ in 0..hand[kind as usize] {
+                    w.put(code as u32, bits as u32);
                 }
             }
+        }
+        if w.overflow {
+            bail!("position needs more than 256 bits (too many pieces)");
         }
         if w.at != 256 {
             bail!(
@@ -310,6 +402,12 @@ impl Board {
                 w.at
             );
         }
+        let end = w.at;
+        w.at = 0;
+        w.put(self.white_to_move as u32, 1);
+        w.put(kings[0] as u32, 7);
+        w.put(kings[1] as u32, 7);
+        w.at = end;
         Ok(w.bytes)
     }
 
@@ -434,6 +532,19 @@ pub struct MoveParts {
 }
 
 impl MoveParts {
+    /// The parts of a Sente shogi move (as `from_usi` of its USI text).
+    pub fn from_move(m: sente::shogi::Move) -> MoveParts {
+        MoveParts {
+            to: m.to() as u32,
+            from: if m.is_drop() {
+                Err(m.drop_kind().index() as u8 + 1)
+            } else {
+                Ok(m.from() as u32)
+            },
+            promote: !m.is_drop() && m.is_promotion(),
+        }
+    }
+
     pub fn from_usi(text: &str) -> Result<MoveParts> {
         let b = text.as_bytes();
         let bad = || anyhow!("bad USI move {text:?}");
@@ -490,6 +601,38 @@ mod tests {
         }
         for usi in ["7g7f", "P*5e", "8h2b+"] {
             assert_eq!(MoveParts::from_usi(usi).unwrap().to_usi(), usi);
+        }
+    }
+
+    /// `from_position` and `from_move` agree with the SFEN and USI texts along random games
+    /// (promotions, drops and hands included).
+    #[test]
+    fn positions_and_moves_convert_as_their_texts_do() {
+        use sente::game::Game;
+        use sente::movelist::MoveList;
+        use sente::shogi::Position;
+        let mut rng = 0x1234_5678_9abc_def0u64;
+        for _ in 0..20 {
+            let mut pos = Position::startpos();
+            for _ in 0..150 {
+                let board = Board::from_position(&pos);
+                assert_eq!(board, Board::from_sfen(&pos.to_text()).unwrap());
+                assert_eq!(board.to_sfen(pos.game_ply() + 1), pos.to_text());
+                let mut list = <Position as Game>::Moves::default();
+                pos.generate_legal(&mut list);
+                let moves = list.as_slice().to_vec();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let usi = MoveParts::from_usi(&pos.format_move(m)).unwrap();
+                    assert_eq!(MoveParts::from_move(m), usi);
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                pos.make_move(moves[(rng % moves.len() as u64) as usize]);
+            }
         }
     }
 }

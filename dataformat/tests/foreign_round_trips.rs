@@ -349,3 +349,84 @@ fn damaged_and_foreign_files_are_errors_naming_file_and_offset() {
     let e = err(&bp, ForeignFormat::Binpack, GameKind::Chess);
     assert!(e.contains("truncated chunk"), "{e}");
 }
+
+/// The encoders that build records from the position itself (bulletformat's `ChessBoard`,
+/// sfbinpack's position) make what the crates make of the position's text, along random games
+/// from the start, a Chess960 start and a position with castling rights, en passant and clocks.
+#[test]
+fn records_built_from_positions_are_the_crates_parse_of_their_text() {
+    use bulletformat::BulletFormat;
+    use sente::chess::Position;
+    use sente_data::format_chess_records::{bullet_board, sf_position};
+    let starts = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 7 12",
+        "4k3/8/8/3pP3/8/8/8/R3K2R w K d6 0 40",
+    ];
+    let mut rng = Rng(7);
+    for start in starts {
+        for _ in 0..5 {
+            let mut pos = Position::from_text(start).unwrap();
+            let mut list = <Position as Game>::Moves::default();
+            for _ in 0..120 {
+                let text = pos.to_text();
+                let score = (rng.next() % 4001) as i16 - 2000;
+                let result = (rng.next() % 3) as i8 - 1;
+                let line = sente_data::format_text::text_line(&pos, score, result);
+                let parsed: bulletformat::ChessBoard = line.trim_end().parse().unwrap();
+                let built = bullet_board(&pos, score, result).unwrap();
+                assert_eq!(
+                    bulletformat::ChessBoard::as_bytes_slice(&[built]),
+                    bulletformat::ChessBoard::as_bytes_slice(&[parsed]),
+                    "{line}"
+                );
+                // The move number is the entry's ply's (`set_ply`) either way.
+                let mut from_fen = sfbinpack::chess::position::Position::from_fen(&text).unwrap();
+                let mut built = sf_position(&pos).unwrap();
+                from_fen.set_ply(pos.game_ply() as u16);
+                built.set_ply(pos.game_ply() as u16);
+                assert_eq!(built, from_fen, "{text}");
+                pos.generate_legal(&mut list);
+                if list.len() == 0 {
+                    break;
+                }
+                pos.make_move(list.as_slice()[(rng.next() % list.len() as u64) as usize]);
+            }
+        }
+    }
+}
+
+/// A game that does not replay gives no encoded output (the export skips it whole), and one
+/// that does gives the sequential writer's records.
+#[test]
+fn a_game_that_does_not_replay_is_encoded_to_nothing() {
+    use sente::shogi::Position;
+    use sente_data::format_shogi_records::ShogiRecordEncoder;
+    use sente_data::format_writer::{encode_game, ExportError};
+    let mut games = random_games::<Position>(2, 40, 11);
+    let keep_all = PositionFilter::KEEP_ALL;
+    let encoder = ShogiRecordEncoder {
+        format: ForeignFormat::Psv,
+    };
+    let (records, kept) = encode_game::<Position, _>(&games[0], &keep_all, &encoder).unwrap();
+    assert_eq!(records.len() as u64, kept);
+    let path = scratch("one-game.psv");
+    let mut w = ShogiRecordWriter {
+        format: ForeignFormat::Psv,
+        sink: RecordSink::create(&path, 0, 1).unwrap(),
+    };
+    export(&games[..1], &keep_all, &mut w);
+    assert_eq!(
+        records.iter().collect::<Vec<_>>().concat(),
+        std::fs::read(&path).unwrap()
+    );
+    // The same game with a move that is not legal at ply 30 (its move before, played again).
+    assert!(games[0].moves.len() > 30);
+    games[1] = games[0].clone();
+    games[1].moves[30] = games[1].moves[29];
+    assert!(matches!(
+        encode_game::<Position, _>(&games[1], &keep_all, &encoder),
+        Err(ExportError::Replay(_))
+    ));
+}
