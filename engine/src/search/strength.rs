@@ -52,8 +52,13 @@ pub const CHESS_ELO_MAX: u32 = 2850;
 
 /// `UCI_Elo` → skill, fitted by matches against Stockfish 15.1 at the same `UCI_Elo`, 10+0.1
 /// (`scripts/calibrate_chess_elo.py`); linear between the points.
-const CHESS_ELO_SKILL: [(u32, Skill); 2] =
-    [(CHESS_ELO_MIN, Skill(490)), (CHESS_ELO_MAX, Skill(1990))];
+const CHESS_ELO_SKILL: [(u32, Skill); 5] = [
+    (CHESS_ELO_MIN, Skill(508)),
+    (1500, Skill(640)),
+    (2000, Skill(1350)),
+    (2500, Skill(1786)),
+    (CHESS_ELO_MAX, Skill(1999)),
+];
 
 /// The skill that plays at `elo` on Stockfish 15.1's `UCI_Elo` scale (`elo` within
 /// `CHESS_ELO_MIN..=CHESS_ELO_MAX`; the option refuses values outside it).
