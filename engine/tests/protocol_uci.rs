@@ -36,6 +36,7 @@ fn handshake_lists_stockfish_spelled_options() {
             "UCI_Chess960",
             "UCI_ShowWDL",
             "UCI_AnalyseMode",
+            "Skill Level",
             "UCI_LimitStrength",
             "UCI_Elo",
             "EvalFile",
@@ -600,4 +601,82 @@ fn shipped_and_wider_nets_load_as_evalfile_and_unsupported_widths_are_refused() 
     assert_legal(&after, &best, &engine);
     engine.finish(true, SEARCH);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The most nodes any `info` line of `lines` reports.
+fn most_nodes(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .filter_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "nodes")?;
+            words.get(at + 1)?.parse().ok()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The moves of `searches` searches of `position` (each `go movetime 5000`), with the most
+/// nodes any of them reported.
+fn limited_moves(engine: &mut Engine, position: &str, searches: usize) -> (Vec<String>, u64) {
+    let mut moves = Vec::new();
+    let mut nodes = 0;
+    for _ in 0..searches {
+        engine.send(position);
+        engine.send("go movetime 5000");
+        let (best, _, lines) = engine.bestmove();
+        nodes = nodes.max(most_nodes(&lines));
+        moves.push(best);
+    }
+    (moves, nodes)
+}
+
+/// `UCI_LimitStrength` with `UCI_Elo` (and Stockfish's `Skill Level`) plays like a weaker
+/// player: few nodes, varied moves where moves are alike, a free queen still taken; the range
+/// is Stockfish 15.1's `UCI_Elo` scale, and values outside it are refused, keeping the setting.
+#[test]
+fn limited_strength_errs_where_moves_are_alike_and_keeps_its_range() {
+    let mut engine = Engine::start();
+    let lines = engine.handshake("uci");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name UCI_Elo type spin default 1350 min 1350 max 2850"),
+        "{lines:?}"
+    );
+    engine.send("setoption name UCI_LimitStrength value true");
+    engine.send("setoption name UCI_Elo value 1350");
+    for bad in ["1349", "2851", "strong"] {
+        engine.send(&format!("setoption name UCI_Elo value {bad}"));
+        let lines = engine.sync();
+        assert!(
+            lines.len() == 1 && lines[0].starts_with("info string") && lines[0].contains("UCI_Elo"),
+            "{bad}: {lines:?}"
+        );
+    }
+    // The start position has many moves of about equal worth: the weakest setting varies.
+    let (moves, nodes) = limited_moves(&mut engine, "position startpos", 20);
+    let distinct: std::collections::HashSet<&String> = moves.iter().collect();
+    assert!(distinct.len() >= 3, "{moves:?}");
+    assert!(nodes < 2_000, "UCI_Elo 1350 searched {nodes} nodes");
+    // One move is clearly best (the rook takes a queen that attacks it): nearly always played.
+    engine.send("setoption name UCI_Elo value 2000");
+    let free_queen = "position fen 4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1";
+    let (moves, _) = limited_moves(&mut engine, free_queen, 20);
+    let taken = moves.iter().filter(|m| *m == "d2d5").count();
+    assert!(taken >= 18, "{moves:?}");
+    // Stockfish's `Skill Level` limits without UCI_LimitStrength; 20 is full strength.
+    engine.send("setoption name UCI_LimitStrength value false");
+    engine.send("setoption name Skill Level value 0");
+    let (_, weak) = limited_moves(&mut engine, "position startpos", 1);
+    engine.send("setoption name Skill Level value 20");
+    engine.send("position startpos");
+    engine.send("go movetime 300");
+    let (_, _, lines) = engine.bestmove();
+    assert!(
+        weak < 2_000 && most_nodes(&lines) > 10 * weak,
+        "skill 0: {weak} nodes, full: {}",
+        most_nodes(&lines)
+    );
+    engine.finish(true, SEARCH);
 }

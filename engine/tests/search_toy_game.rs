@@ -298,12 +298,14 @@ fn history_before_the_root_is_accepted() {
 fn limited_strength_still_plays_legal_moves_deterministically() {
     let pos = TicTacToe::startpos();
     let options = SearchOptions {
-        limit_elo: Some(800),
+        skill: Some(sente::search::strength::Skill(0)),
         ..SearchOptions::default()
     };
     let mut searcher = Searcher::new(LinesEval::default());
+    searcher.set_strength_salt(7);
     let (a, _) = search_events(&mut searcher, &pos, &[], &Limits::default(), &options);
     searcher.clear();
+    searcher.set_strength_salt(7);
     let (b, _) = search_events(&mut searcher, &pos, &[], &Limits::default(), &options);
     assert_eq!(a.best, b.best);
     assert!(a.best.is_some_and(|m| pos.is_legal_move(m)));

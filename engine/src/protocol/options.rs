@@ -5,7 +5,7 @@
 //! YaneuraOu's for USI, the union for CECP); all of them write into one `EngineSettings`.
 
 use super::usi_options::{self, UsiOption, UsiSettings, UsiValue};
-use crate::search::SearchOptions;
+use crate::search::{strength, SearchOptions};
 use crate::shogi::{EnteringKingRule, ShogiRules};
 
 /// What kind of control an option is, with its default and range.
@@ -205,10 +205,15 @@ impl Default for EngineSettings {
 }
 
 impl EngineSettings {
-    /// The search options with the strength limit folded in.
+    /// The search options with the strength limit folded in (`UCI_LimitStrength` with `UCI_Elo`,
+    /// else the skill level).
     pub fn search_options(&self) -> SearchOptions {
         let mut options = self.search.clone();
-        options.limit_elo = self.limit_strength.then_some(self.elo);
+        options.skill = if self.limit_strength {
+            Some(strength::chess_elo_skill(self.elo))
+        } else {
+            strength::skill_level(self.usi.skill_level)
+        };
         options
     }
 }
@@ -226,8 +231,8 @@ pub enum OptionEffect {
 const DEFAULT_HASH_MB: i64 = 16;
 const MAX_HASH_MB: i64 = 65536;
 const MAX_THREADS: i64 = 1024;
-const ELO_MIN: i64 = 1320;
-const ELO_MAX: i64 = 3190;
+const ELO_MIN: i64 = crate::search::strength::CHESS_ELO_MIN as i64;
+const ELO_MAX: i64 = crate::search::strength::CHESS_ELO_MAX as i64;
 const DEFAULT_BOOK_DEPTH: i64 = 256;
 
 const fn def(id: OptionId, name: &'static str, kind: OptionKind) -> OptionDef {
@@ -306,6 +311,19 @@ const LIMIT_STRENGTH: OptionDef = def(
     "UCI_LimitStrength",
     OptionKind::Check { default: false },
 );
+/// Stockfish's `Skill Level` (UCI; `SkillLevel` in CECP, as YaneuraOu's USI option): 0..19 limit
+/// the strength, 20 is full strength; `UCI_LimitStrength` with `UCI_Elo` overrides it.
+const fn skill_level_def(name: &'static str) -> OptionDef {
+    def(
+        OptionId::Usi(UsiOption::SkillLevel),
+        name,
+        OptionKind::Spin {
+            default: 20,
+            min: 0,
+            max: 20,
+        },
+    )
+}
 const ELO: OptionDef = def(
     OptionId::Elo,
     "UCI_Elo",
@@ -415,6 +433,7 @@ const UCI_OPTIONS: &[OptionDef] = &[
         "UCI_AnalyseMode",
         OptionKind::Check { default: false },
     ),
+    skill_level_def("Skill Level"),
     LIMIT_STRENGTH,
     ELO,
     EVAL_FILE,
@@ -504,6 +523,7 @@ const CECP_OPTIONS: &[OptionDef] = &[
             max: 5000,
         },
     ),
+    skill_level_def("SkillLevel"),
     LIMIT_STRENGTH,
     ELO,
     EVAL_FILE,
@@ -845,14 +865,17 @@ mod tests {
     #[test]
     fn strength_limit_reaches_search_options() {
         let mut s = EngineSettings::default();
-        assert_eq!(s.search_options().limit_elo, None);
+        assert_eq!(s.search_options().skill, None);
         OptionTable::UCI
             .apply(&mut s, "UCI_LimitStrength", Some("true"))
             .unwrap();
         OptionTable::UCI
             .apply(&mut s, "UCI_Elo", Some("2000"))
             .unwrap();
-        assert_eq!(s.search_options().limit_elo, Some(2000));
+        assert_eq!(
+            s.search_options().skill,
+            Some(crate::search::strength::chess_elo_skill(2000))
+        );
     }
 
     #[test]

@@ -341,12 +341,7 @@ impl<G: ProtocolGame> UciUsiSession<G> {
             search_moves,
         };
         let settings = &self.core.settings;
-        let mut options = settings.search_options();
-        if self.dialect == Dialect::Usi {
-            if let Some(elo) = crate::search::strength::skill_level_elo(settings.usi.skill_level) {
-                options.limit_elo = Some(elo);
-            }
-        }
+        let options = settings.search_options();
         let request = SearchRequest {
             root: root.clone(),
             history: self.core.history.history().to_vec(),

@@ -99,7 +99,7 @@ pub struct UsiSettings {
     /// `ResignValue`: answer `bestmove resign` at or below minus this many centipawns.
     pub resign_value: i32,
     pub book: BookSettings,
-    /// `SkillLevel`: 20 full strength, 0 weakest (`strength::skill_level_elo`).
+    /// `SkillLevel`: 20 full strength, 0 weakest (`strength::skill_level`).
     pub skill_level: u32,
 }
 

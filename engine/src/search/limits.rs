@@ -53,8 +53,9 @@ pub struct SearchOptions {
     pub move_overhead_ms: u64,
     /// Report win/draw/loss estimates with each score.
     pub show_wdl: bool,
-    /// Strength limit as an Elo target (UCI_LimitStrength + UCI_Elo); `None` = full strength.
-    pub limit_elo: Option<u32>,
+    /// The strength limiter's skill (chess `UCI_LimitStrength` + `UCI_Elo`, shogi `SkillLevel`);
+    /// `None`: full strength.
+    pub skill: Option<super::strength::Skill>,
     /// A node clock (Stockfish's "nodestime"): when above zero, every millisecond of the time
     /// budget is this many searched nodes instead of wall time, so time management plays out
     /// the same on a loaded machine as on a quiet one. A runner that charges clocks in nodes
@@ -73,7 +74,7 @@ impl Default for SearchOptions {
             multi_pv: 1,
             move_overhead_ms: 10,
             show_wdl: false,
-            limit_elo: None,
+            skill: None,
             nodes_per_ms: 0,
             tablebase: Default::default(),
             time_shaping: Default::default(),

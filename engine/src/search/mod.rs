@@ -75,6 +75,11 @@ pub struct Searcher<G: Game, E: Evaluator<G>> {
     on_caller_thread: bool,
     /// Endgame tables probed at the root and in the search (`tablebase.rs`).
     tablebases: Option<tablebase::SharedTables<G>>,
+    /// Mixed into the strength limiter's draws, so that a limited engine varies between runs
+    /// (`set_strength_salt` fixes it).
+    strength_salt: u64,
+    /// Draws made so far: the same position met twice in one run may get another move.
+    strength_draws: u64,
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
@@ -89,7 +94,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             params: SearchParams::for_game::<G>(),
             on_caller_thread: false,
             tablebases: None,
+            strength_salt: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
+            strength_draws: 0,
         }
+    }
+
+    /// Fixes the strength limiter's random choices: the same salt and the same searches give
+    /// the same moves.
+    pub fn set_strength_salt(&mut self, salt: u64) {
+        self.strength_salt = salt;
+        self.strength_draws = 0;
     }
 
     /// Sets (or, with `None`, removes) the endgame tables the search probes.
@@ -294,7 +310,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 None => self.workers.push(Worker::new(id, self.evaluator.clone())),
             }
         }
-        let strength = options.limit_elo.map(strength::strength_limit);
+        let strength = options.skill.map(strength::strength_limit);
         let mut node_limit = limits.nodes;
         let mut depth_limit = limits.depth.unwrap_or(u32::MAX).max(1);
         let mut multi_pv = options.multi_pv.max(1);
@@ -447,9 +463,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         };
         let mut chosen = 0;
         if let Some(s) = strength {
-            let scores: Vec<i32> = lines.iter().map(|l| l.score).collect();
-            let seed = root.hash() ^ u64::from(root.game_ply());
-            chosen = strength::choose_near_best(&scores, s.margin_cp, seed);
+            let mut scores = [0i32; strength::MAX_LINES];
+            let count = lines.len().min(strength::MAX_LINES);
+            for (score, line) in scores.iter_mut().zip(lines) {
+                *score = line.score;
+            }
+            self.strength_draws = self.strength_draws.wrapping_add(1);
+            let seed = root.hash() ^ u64::from(root.game_ply()) ^ self.strength_salt;
+            let seed = seed ^ self.strength_draws.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            chosen = strength::choose_by_softmax(&scores[..count], s.temperature_cp, seed);
         }
         let line = lines[chosen];
         let pv = pv::legal_prefix(root, line.line());

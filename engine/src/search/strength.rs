@@ -1,57 +1,108 @@
-//! `UCI_LimitStrength`: an Elo target becomes a node cap, a depth cap and a seeded random choice
-//! among root moves whose score is close to the best.
+//! The strength limiter behind chess's `UCI_LimitStrength`/`UCI_Elo` and shogi's `SkillLevel`.
+//!
+//! A skill (0 the weakest, 20 full strength, kept in hundredths) becomes a shallow MultiPV
+//! search, capped in nodes and depth, whose move is drawn from a softmax over the lines' scores
+//! (`choose_by_softmax`). A move close to the best is often chosen, a move far below it rarely,
+//! so the limited engine errs where several moves look alike (a hard position) and seldom misses
+//! a move that is clearly best, as a weaker player does, besides searching less.
+//!
+//! Chess's `UCI_Elo` reaches a skill through `CHESS_ELO_SKILL`, the table fitted against
+//! Stockfish 15.1's own `UCI_Elo` at 10+0.1 (`docs/gui.md` shows the fit); its range is that
+//! scale's. Shogi's `SkillLevel` is the skill itself.
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// Lowest and highest Elo the limiter distinguishes.
-pub const MIN_ELO: u32 = 600;
-pub const MAX_ELO: u32 = 3000;
+/// Skill in hundredths of a level: 0 the weakest, `FULL_SKILL` and above full strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Skill(pub u32);
 
-/// How a target Elo weakens a search.
+/// Root lines a limited search compares (its MultiPV).
+pub const MAX_LINES: usize = 5;
+
+/// The skill of an unlimited search (level 20).
+pub const FULL_SKILL: Skill = Skill(2000);
+
+/// How a skill weakens a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StrengthLimit {
     pub node_cap: u64,
     pub depth_cap: u32,
-    /// Root moves within this many centipawns of the best may be chosen.
-    pub margin_cp: i32,
+    /// The softmax temperature of the final pick, in centipawns (0: always the best line).
+    pub temperature_cp: i32,
     /// Root lines searched (MultiPV) so that alternatives have scores.
     pub lines: usize,
 }
 
-/// The limits for a target Elo (clamped to `MIN_ELO..=MAX_ELO`); monotone: more Elo never means
-/// fewer nodes, less depth or a wider margin.
-pub fn strength_limit(elo: u32) -> StrengthLimit {
-    let elo = elo.clamp(MIN_ELO, MAX_ELO);
-    let steps = (elo - MIN_ELO) as f64 / 150.0;
+/// The limits of a skill; monotone: more skill never means fewer nodes, less depth or a hotter
+/// pick. Between whole levels the node cap and the temperature move smoothly.
+pub fn strength_limit(skill: Skill) -> StrengthLimit {
+    let level = f64::from(skill.0.min(FULL_SKILL.0)) / 100.0;
     StrengthLimit {
-        node_cap: (64.0 * steps.exp2()) as u64,
-        depth_cap: 1 + (elo - MIN_ELO) / 120,
-        margin_cp: ((MAX_ELO - elo) / 8) as i32,
-        lines: 4,
+        node_cap: (9.0 + 0.5 * level).exp2() as u64,
+        depth_cap: 1 + level as u32,
+        temperature_cp: (0.5 * (20.0 - level).powi(2)).round() as i32,
+        lines: MAX_LINES,
     }
 }
 
-/// YaneuraOu's `SkillLevel` (0 weakest .. 20 full strength) as an Elo target on the limiter's
-/// scale: `None` at 20 and above; each level below 20 is an even step from `MIN_ELO` at 0.
-pub fn skill_level_elo(level: u32) -> Option<u32> {
-    const FULL: u32 = 20;
-    (level < FULL).then(|| MIN_ELO + level * (MAX_ELO - MIN_ELO) / FULL)
+/// Lowest and highest `UCI_Elo` (the range of Stockfish 15.1's `UCI_Elo`, the scale fitted to).
+pub const CHESS_ELO_MIN: u32 = 1350;
+pub const CHESS_ELO_MAX: u32 = 2850;
+
+/// `UCI_Elo` → skill, fitted by matches against Stockfish 15.1 at the same `UCI_Elo`, 10+0.1
+/// (`scripts/calibrate_chess_elo.py`); linear between the points.
+const CHESS_ELO_SKILL: [(u32, Skill); 5] = [
+    (CHESS_ELO_MIN, Skill(508)),
+    (1500, Skill(640)),
+    (2000, Skill(1350)),
+    (2500, Skill(1786)),
+    (CHESS_ELO_MAX, Skill(1999)),
+];
+
+/// The skill that plays at `elo` on Stockfish 15.1's `UCI_Elo` scale (`elo` within
+/// `CHESS_ELO_MIN..=CHESS_ELO_MAX`; the option refuses values outside it).
+pub fn chess_elo_skill(elo: u32) -> Skill {
+    let elo = elo.clamp(CHESS_ELO_MIN, CHESS_ELO_MAX);
+    let upper = CHESS_ELO_SKILL
+        .iter()
+        .position(|&(e, _)| e >= elo)
+        .unwrap_or(CHESS_ELO_SKILL.len() - 1)
+        .max(1);
+    let (e0, Skill(s0)) = CHESS_ELO_SKILL[upper - 1];
+    let (e1, Skill(s1)) = CHESS_ELO_SKILL[upper];
+    let t = f64::from(elo - e0) / f64::from(e1 - e0);
+    Skill((f64::from(s0) + t * (f64::from(s1) - f64::from(s0))).round() as u32)
 }
 
-/// Picks the index of one of the `scores` (sorted best first) within `margin_cp` of the best,
-/// uniformly, from a generator seeded by `seed` (the same position and seed give the same move).
-pub fn choose_near_best(scores: &[i32], margin_cp: i32, seed: u64) -> usize {
-    let Some(&best) = scores.first() else {
+/// YaneuraOu's `SkillLevel` (0 weakest .. 20 full strength) as a skill: `None` at 20 and above.
+pub fn skill_level(level: u32) -> Option<Skill> {
+    (Skill(level * 100) < FULL_SKILL).then_some(Skill(level * 100))
+}
+
+/// Draws the index of one of `scores` with probability proportional to
+/// `exp((score - best) / temperature_cp)`, from a generator seeded by `seed`. A temperature of 0
+/// picks the best (the first of equals).
+pub fn choose_by_softmax(scores: &[i32], temperature_cp: i32, seed: u64) -> usize {
+    let Some(best) = scores.iter().copied().max() else {
         return 0;
     };
-    let candidates = scores
-        .iter()
-        .take_while(|&&s| s >= best.saturating_sub(margin_cp))
-        .count()
-        .max(1);
+    let first_best = scores.iter().position(|&s| s == best).unwrap_or(0);
+    if temperature_cp <= 0 {
+        return first_best;
+    }
+    let weight = |s: i32| (f64::from(s - best) / f64::from(temperature_cp)).exp();
+    let total: f64 = scores.iter().map(|&s| weight(s)).sum();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    (rng.next_u64() % candidates as u64) as usize
+    // 53 random bits as a uniform number in [0, total).
+    let mut draw = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+    for (i, &s) in scores.iter().enumerate() {
+        draw -= weight(s);
+        if draw < 0.0 {
+            return i;
+        }
+    }
+    first_best
 }
 
 #[cfg(test)]
@@ -59,33 +110,69 @@ mod tests {
     use super::*;
 
     #[test]
-    fn limits_grow_with_elo() {
-        let weak = strength_limit(800);
-        let strong = strength_limit(2800);
-        assert!(weak.node_cap < strong.node_cap);
-        assert!(weak.depth_cap < strong.depth_cap);
-        assert!(weak.margin_cp > strong.margin_cp);
-        assert_eq!(strength_limit(10), strength_limit(MIN_ELO));
-    }
-
-    #[test]
-    fn skill_levels_are_even_steps_below_full_strength() {
-        assert_eq!(skill_level_elo(20), None);
-        assert_eq!(skill_level_elo(0), Some(MIN_ELO));
-        let elos: Vec<u32> = (0..20).map(|l| skill_level_elo(l).unwrap()).collect();
-        let step = elos[1] - elos[0];
-        assert!(step > 0 && elos.windows(2).all(|w| w[1] - w[0] == step));
-        assert!(elos[19] < MAX_ELO);
-    }
-
-    #[test]
-    fn choice_stays_within_the_margin() {
-        let scores = [100, 90, 40, -500];
-        let mut seen = [false; 4];
-        for seed in 0..200 {
-            seen[choose_near_best(&scores, 60, seed)] = true;
+    fn limits_grow_with_skill() {
+        let mut last = strength_limit(Skill(0));
+        for centi in (25..=2000).step_by(25) {
+            let next = strength_limit(Skill(centi));
+            assert!(next.node_cap >= last.node_cap, "{centi}");
+            assert!(next.depth_cap >= last.depth_cap, "{centi}");
+            assert!(next.temperature_cp <= last.temperature_cp, "{centi}");
+            last = next;
         }
-        assert_eq!(seen, [true, true, true, false]);
-        assert_eq!(choose_near_best(&scores, 0, 7), 0);
+        assert_eq!(strength_limit(Skill(5000)), strength_limit(FULL_SKILL));
+        assert!(strength_limit(Skill(0)).node_cap < strength_limit(Skill(1000)).node_cap);
+    }
+
+    #[test]
+    fn skill_levels_are_whole_levels_below_full_strength() {
+        assert_eq!(skill_level(20), None);
+        assert_eq!(skill_level(0), Some(Skill(0)));
+        assert_eq!(skill_level(7), Some(Skill(700)));
+    }
+
+    #[test]
+    fn the_chess_elo_table_is_monotone_and_covers_the_range() {
+        assert_eq!(CHESS_ELO_SKILL[0].0, CHESS_ELO_MIN);
+        assert_eq!(CHESS_ELO_SKILL[CHESS_ELO_SKILL.len() - 1].0, CHESS_ELO_MAX);
+        assert!(CHESS_ELO_SKILL
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+        let mut last = chess_elo_skill(CHESS_ELO_MIN);
+        for elo in CHESS_ELO_MIN + 1..=CHESS_ELO_MAX {
+            let skill = chess_elo_skill(elo);
+            assert!(skill >= last, "{elo}");
+            last = skill;
+        }
+        assert!(chess_elo_skill(CHESS_ELO_MAX) < FULL_SKILL);
+        for &(elo, skill) in &CHESS_ELO_SKILL {
+            assert_eq!(chess_elo_skill(elo), skill);
+        }
+    }
+
+    #[test]
+    fn the_softmax_prefers_close_moves_and_rarely_blunders() {
+        let draws = |scores: &[i32], t: i32| {
+            let mut counts = vec![0u32; scores.len()];
+            for seed in 0..4000 {
+                counts[choose_by_softmax(scores, t, seed)] += 1;
+            }
+            counts
+        };
+        // A hard position: three moves within 10 cp are each chosen often.
+        let hard = draws(&[30, 25, 20, -400], 100);
+        assert!(hard[..3].iter().all(|&c| c > 900), "{hard:?}");
+        assert!(hard[3] < 120, "{hard:?}");
+        // An easy one: the only good move is nearly always played.
+        let easy = draws(&[300, -200, -250, -600], 100);
+        assert!(easy[0] > 3900, "{easy:?}");
+        // Frequencies follow the weights: e^(-50/100) ≈ 0.61 of the best's.
+        let pair = draws(&[0, -50], 100);
+        let ratio = f64::from(pair[1]) / f64::from(pair[0]);
+        assert!((0.53..0.69).contains(&ratio), "{pair:?}");
+        // Cold: always the best, wherever it is.
+        assert_eq!(choose_by_softmax(&[5, 90, 90, 1], 0, 3), 1);
+        assert_eq!(choose_by_softmax(&[], 50, 3), 0);
+        // Mate scores far apart never overflow.
+        assert_eq!(choose_by_softmax(&[31_000, -31_000], 240, 9), 0);
     }
 }
