@@ -210,7 +210,7 @@ impl EngineSettings {
     pub fn search_options(&self) -> SearchOptions {
         let mut options = self.search.clone();
         options.skill = if self.limit_strength {
-            Some(strength::chess_elo_skill(self.elo))
+            strength::chess_elo_skill(self.elo)
         } else {
             strength::skill_level(self.usi.skill_level)
         };
@@ -874,7 +874,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             s.search_options().skill,
-            Some(crate::search::strength::chess_elo_skill(2000))
+            crate::search::strength::chess_elo_skill(2000)
         );
     }
 

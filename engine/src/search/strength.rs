@@ -57,12 +57,13 @@ const CHESS_ELO_SKILL: [(u32, Skill); 5] = [
     (1500, Skill(640)),
     (2000, Skill(1350)),
     (2500, Skill(1786)),
-    (CHESS_ELO_MAX, Skill(1999)),
+    (CHESS_ELO_MAX, FULL_SKILL),
 ];
 
 /// The skill that plays at `elo` on Stockfish 15.1's `UCI_Elo` scale (`elo` within
-/// `CHESS_ELO_MIN..=CHESS_ELO_MAX`; the option refuses values outside it).
-pub fn chess_elo_skill(elo: u32) -> Skill {
+/// `CHESS_ELO_MIN..=CHESS_ELO_MAX`; the option refuses values outside it), `None` at the top of
+/// the range, which plays at full strength.
+pub fn chess_elo_skill(elo: u32) -> Option<Skill> {
     let elo = elo.clamp(CHESS_ELO_MIN, CHESS_ELO_MAX);
     let upper = CHESS_ELO_SKILL
         .iter()
@@ -72,7 +73,8 @@ pub fn chess_elo_skill(elo: u32) -> Skill {
     let (e0, Skill(s0)) = CHESS_ELO_SKILL[upper - 1];
     let (e1, Skill(s1)) = CHESS_ELO_SKILL[upper];
     let t = f64::from(elo - e0) / f64::from(e1 - e0);
-    Skill((f64::from(s0) + t * (f64::from(s1) - f64::from(s0))).round() as u32)
+    let skill = Skill((f64::from(s0) + t * (f64::from(s1) - f64::from(s0))).round() as u32);
+    (skill < FULL_SKILL).then_some(skill)
 }
 
 /// YaneuraOu's `SkillLevel` (0 weakest .. 20 full strength) as a skill: `None` at 20 and above.
@@ -137,15 +139,15 @@ mod tests {
         assert!(CHESS_ELO_SKILL
             .windows(2)
             .all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
-        let mut last = chess_elo_skill(CHESS_ELO_MIN);
-        for elo in CHESS_ELO_MIN + 1..=CHESS_ELO_MAX {
-            let skill = chess_elo_skill(elo);
-            assert!(skill >= last, "{elo}");
+        let mut last = chess_elo_skill(CHESS_ELO_MIN).unwrap();
+        for elo in CHESS_ELO_MIN + 1..CHESS_ELO_MAX {
+            let skill = chess_elo_skill(elo).unwrap();
+            assert!(skill >= last && skill < FULL_SKILL, "{elo}");
             last = skill;
         }
-        assert!(chess_elo_skill(CHESS_ELO_MAX) < FULL_SKILL);
-        for &(elo, skill) in &CHESS_ELO_SKILL {
-            assert_eq!(chess_elo_skill(elo), skill);
+        assert_eq!(chess_elo_skill(CHESS_ELO_MAX), None);
+        for &(elo, skill) in &CHESS_ELO_SKILL[..CHESS_ELO_SKILL.len() - 1] {
+            assert_eq!(chess_elo_skill(elo), Some(skill));
         }
     }
 
