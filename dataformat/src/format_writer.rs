@@ -74,6 +74,19 @@ pub fn export_game<G: Game>(
     filter: &PositionFilter,
     writer: &mut dyn FormatWriter<G>,
 ) -> Result<u64, ExportError> {
+    let kept = replay_samples(record, filter, |sample| writer.sample(sample))?;
+    writer.game_end().map_err(ExportError::Write)?;
+    Ok(kept)
+}
+
+/// Replays `record` and hands each ply to `take` as a [`Sample`] (score `SCORE_NONE` where
+/// `filter` drops the position), stopping at `take`'s first error; returns how many plies the
+/// filter kept.
+fn replay_samples<G: Game>(
+    record: &StoredGame,
+    filter: &PositionFilter,
+    mut take: impl FnMut(&Sample<G>) -> Result<()>,
+) -> Result<u64, ExportError> {
     let mut ply = 0u32;
     let mut kept = 0u64;
     let mut failed = None;
@@ -91,16 +104,15 @@ pub fn export_game<G: Game>(
                 score: if keep { score } else { SCORE_NONE },
                 result: mover_result(record.result, pos.side_to_move()),
             };
-            if let Err(e) = writer.sample(&sample) {
+            if let Err(e) = take(&sample) {
                 failed = Some(e);
             }
         })
         .map_err(ExportError::Replay)?;
-    if let Some(e) = failed {
-        return Err(ExportError::Write(e));
+    match failed {
+        Some(e) => Err(ExportError::Write(e)),
+        None => Ok(kept),
     }
-    writer.game_end().map_err(ExportError::Write)?;
-    Ok(kept)
 }
 
 /// Where the position formats' records go: straight to the file, or through a bounded
@@ -208,31 +220,7 @@ pub fn encode_game<G: Game, E: GameEncoder<G>>(
     encoder: &E,
 ) -> Result<(E::Encoded, u64), ExportError> {
     let mut out = encoder.start();
-    let mut ply = 0u32;
-    let mut kept = 0u64;
-    let mut failed = None;
-    record
-        .replay::<G>(|pos, m, score| {
-            ply += 1;
-            if failed.is_some() {
-                return;
-            }
-            let keep = filter.keeps(Some(ply), score, pos.in_check(), Some(pos.is_quiet(m)));
-            kept += keep as u64;
-            let sample = Sample {
-                pos,
-                mv: m,
-                score: if keep { score } else { SCORE_NONE },
-                result: mover_result(record.result, pos.side_to_move()),
-            };
-            if let Err(e) = encoder.sample(&mut out, &sample) {
-                failed = Some(e);
-            }
-        })
-        .map_err(ExportError::Replay)?;
-    if let Some(e) = failed {
-        return Err(ExportError::Write(e));
-    }
+    let kept = replay_samples(record, filter, |sample| encoder.sample(&mut out, sample))?;
     encoder.game_end(&mut out).map_err(ExportError::Write)?;
     Ok((out, kept))
 }
