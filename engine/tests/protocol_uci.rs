@@ -658,7 +658,13 @@ fn limited_strength_errs_where_moves_are_alike_and_keeps_its_range() {
     let (moves, nodes) = limited_moves(&mut engine, "position startpos", 20);
     let distinct: std::collections::HashSet<&String> = moves.iter().collect();
     assert!(distinct.len() >= 3, "{moves:?}");
-    assert!(nodes < 2_000, "UCI_Elo 1350 searched {nodes} nodes");
+    let skill = sente::search::strength::chess_elo_skill(1350).expect("1350 is limited");
+    let cap = sente::search::strength::strength_limit(skill).node_cap;
+    assert!(cap < 4_000, "the weakest setting's node cap: {cap}");
+    assert!(
+        nodes <= cap + 512,
+        "UCI_Elo 1350 searched {nodes} nodes, cap {cap}"
+    );
     // One move is clearly best (the rook takes a queen that attacks it): nearly always played.
     engine.send("setoption name UCI_Elo value 2000");
     let free_queen = "position fen 4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1";
