@@ -403,6 +403,25 @@ fn skill_level_weakens_the_search() {
         ms < 2000 && nodes < 1000,
         "level 0: {nodes} nodes in {ms} ms: {lines:?}"
     );
+    // A middle level reads shogi's level table: its node cap, not chess's `2^(9 + L/2)`.
+    use sente::search::strength::{skill_level, strength_limit};
+    let skill = skill_level(Some(sente::game::GameKind::Shogi), 5).expect("level 5 is limited");
+    let cap = strength_limit(skill).node_cap;
+    assert!(
+        cap > 2 * (9.0f64 + 2.5).exp2() as u64,
+        "level 5's cap {cap}"
+    );
+    engine.send("setoption name SkillLevel value 5");
+    let (_, _, lines) = timed_go(&mut engine, "go btime 0 wtime 0 byoyomi 3000");
+    let level5 = lines
+        .iter()
+        .filter_map(|l| field(l, "nodes"))
+        .max()
+        .unwrap_or(0);
+    assert!(
+        level5 > nodes && level5 <= cap + 512,
+        "level 5: {level5} nodes, cap {cap}, level 0: {nodes}"
+    );
     engine.send("setoption name SkillLevel value 20");
     let (_, _, lines) = timed_go(&mut engine, "go btime 0 wtime 0 byoyomi 1000");
     let full = lines

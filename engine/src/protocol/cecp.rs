@@ -258,7 +258,7 @@ impl<G: ProtocolGame> CecpSession<G> {
         let request = SearchRequest {
             history: self.core.history.history().to_vec(),
             limits,
-            options: self.core.settings.search_options(),
+            options: self.core.settings.search_options(G::KIND),
             ponder: kind == SearchKind::Ponder,
             reporter: thinking_reporter(
                 self.core.out.clone(),

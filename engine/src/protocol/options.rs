@@ -5,6 +5,7 @@
 //! YaneuraOu's for USI, the union for CECP); all of them write into one `EngineSettings`.
 
 use super::usi_options::{self, UsiOption, UsiSettings, UsiValue};
+use crate::game::GameKind;
 use crate::search::{strength, SearchOptions};
 use crate::shogi::{EnteringKingRule, ShogiRules};
 
@@ -206,13 +207,13 @@ impl Default for EngineSettings {
 
 impl EngineSettings {
     /// The search options with the strength limit folded in (`UCI_LimitStrength` with `UCI_Elo`,
-    /// else the skill level).
-    pub fn search_options(&self) -> SearchOptions {
+    /// else the skill level, read as `game`'s: `strength::skill_level`).
+    pub fn search_options(&self, game: Option<GameKind>) -> SearchOptions {
         let mut options = self.search.clone();
         options.skill = if self.limit_strength {
             strength::chess_elo_skill(self.elo)
         } else {
-            strength::skill_level(self.usi.skill_level)
+            strength::skill_level(game, self.usi.skill_level)
         };
         options
     }
@@ -865,7 +866,7 @@ mod tests {
     #[test]
     fn strength_limit_reaches_search_options() {
         let mut s = EngineSettings::default();
-        assert_eq!(s.search_options().skill, None);
+        assert_eq!(s.search_options(Some(GameKind::Chess)).skill, None);
         OptionTable::UCI
             .apply(&mut s, "UCI_LimitStrength", Some("true"))
             .unwrap();
@@ -873,7 +874,7 @@ mod tests {
             .apply(&mut s, "UCI_Elo", Some("2000"))
             .unwrap();
         assert_eq!(
-            s.search_options().skill,
+            s.search_options(Some(GameKind::Chess)).skill,
             crate::search::strength::chess_elo_skill(2000)
         );
     }

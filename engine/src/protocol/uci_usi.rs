@@ -341,7 +341,7 @@ impl<G: ProtocolGame> UciUsiSession<G> {
             search_moves,
         };
         let settings = &self.core.settings;
-        let options = settings.search_options();
+        let options = settings.search_options(G::KIND);
         let request = SearchRequest {
             root: root.clone(),
             history: self.core.history.history().to_vec(),

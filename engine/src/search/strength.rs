@@ -2,14 +2,16 @@
 //!
 //! A skill (0 the weakest, 20 full strength, kept in hundredths) becomes a shallow MultiPV
 //! search, capped in nodes and depth, whose move is drawn from a softmax over the lines' scores
-//! (`choose_by_softmax`). A move close to the best is often chosen, a move far below it rarely,
-//! so the limited engine errs where several moves look alike (a hard position) and seldom misses
-//! a move that is clearly best, as a weaker player does, besides searching less.
+//! (`choose_by_softmax`; near full strength the lines taper to one, `lines_at`). A move close
+//! to the best is often chosen, a move far below it rarely, so the limited engine errs where
+//! several moves look alike (a hard position) and seldom misses a move that is clearly best, as
+//! a weaker player does, besides searching less.
 //!
 //! Chess's `UCI_Elo` reaches a skill through `CHESS_ELO_SKILL`, the table fitted against
 //! Stockfish 15.1's own `UCI_Elo` at 10+0.1 (`docs/gui.md` shows the fit); its range is that
 //! scale's. Shogi's `SkillLevel` is the skill itself.
 
+use crate::game::GameKind;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -42,8 +44,18 @@ pub fn strength_limit(skill: Skill) -> StrengthLimit {
         node_cap: (9.0 + 0.5 * level).exp2() as u64,
         depth_cap: 1 + level as u32,
         temperature_cp: (0.5 * (20.0 - level).powi(2)).round() as i32,
-        lines: MAX_LINES,
+        lines: lines_at(level),
     }
+}
+
+/// Root lines at a level: `MAX_LINES` up to `TAPER_FROM`, then one fewer per level down to one
+/// line at `TAPER_FROM + MAX_LINES - 1`. A MultiPV search costs depth, and near full strength the
+/// pick is so cool (a few centipawns) that the extra lines buy little; searching fewer of them
+/// lets the top levels approach the unlimited search instead of levelling off below it.
+fn lines_at(level: f64) -> usize {
+    const TAPER_FROM: f64 = 14.0;
+    let fewer = (level - TAPER_FROM).max(0.0).round() as usize;
+    MAX_LINES.saturating_sub(fewer).max(1)
 }
 
 /// Lowest and highest `UCI_Elo` (the range of Stockfish 15.1's `UCI_Elo`, the scale fitted to).
@@ -56,7 +68,7 @@ const CHESS_ELO_SKILL: [(u32, Skill); 5] = [
     (CHESS_ELO_MIN, Skill(508)),
     (1500, Skill(640)),
     (2000, Skill(1350)),
-    (2500, Skill(1786)),
+    (2500, Skill(1720)),
     (CHESS_ELO_MAX, FULL_SKILL),
 ];
 
@@ -77,9 +89,37 @@ pub fn chess_elo_skill(elo: u32) -> Option<Skill> {
     (skill < FULL_SKILL).then_some(skill)
 }
 
-/// YaneuraOu's `SkillLevel` (0 weakest .. 20 full strength) as a skill: `None` at 20 and above.
-pub fn skill_level(level: u32) -> Option<Skill> {
-    (Skill(level * 100) < FULL_SKILL).then_some(Skill(level * 100))
+/// Shogi's `SkillLevel` → skill, fitted so that the levels climb in roughly even Elo steps on
+/// Fairy-Stockfish 11.1's `UCI_Elo` scale (`docs/gui.md` shows the measured table): the skill's
+/// own Elo curve is convex (a hot pick costs little at low skill, much near the top), so the
+/// levels spread the low skills thinly and the high ones finely. Linear between the points.
+const SHOGI_LEVEL_SKILL: [(u32, Skill); 5] = [
+    (0, Skill(0)),
+    (5, Skill(780)),
+    (10, Skill(1130)),
+    (15, Skill(1400)),
+    (20, FULL_SKILL),
+];
+
+/// The skill of a `Skill Level`/`SkillLevel` setting (0 weakest .. 20 full strength): chess
+/// takes the level as the skill (Stockfish's `Skill Level`), shogi reads `SHOGI_LEVEL_SKILL`.
+/// `None` at 20 and above.
+pub fn skill_level(game: Option<GameKind>, level: u32) -> Option<Skill> {
+    let skill = match game {
+        Some(GameKind::Shogi) => {
+            let level = level.min(20);
+            let upper = SHOGI_LEVEL_SKILL
+                .iter()
+                .position(|&(l, _)| l >= level)
+                .unwrap_or(SHOGI_LEVEL_SKILL.len() - 1)
+                .max(1);
+            let (l0, Skill(s0)) = SHOGI_LEVEL_SKILL[upper - 1];
+            let (l1, Skill(s1)) = SHOGI_LEVEL_SKILL[upper];
+            Skill(s0 + (s1 - s0) * (level - l0) / (l1 - l0))
+        }
+        _ => Skill(level.saturating_mul(100)),
+    };
+    (skill < FULL_SKILL).then_some(skill)
 }
 
 /// Draws the index of one of `scores` with probability proportional to
@@ -119,17 +159,40 @@ mod tests {
             assert!(next.node_cap >= last.node_cap, "{centi}");
             assert!(next.depth_cap >= last.depth_cap, "{centi}");
             assert!(next.temperature_cp <= last.temperature_cp, "{centi}");
+            assert!(next.lines <= last.lines && next.lines >= 1, "{centi}");
             last = next;
         }
         assert_eq!(strength_limit(Skill(5000)), strength_limit(FULL_SKILL));
         assert!(strength_limit(Skill(0)).node_cap < strength_limit(Skill(1000)).node_cap);
+        assert_eq!(strength_limit(Skill(1400)).lines, MAX_LINES);
+        assert_eq!(strength_limit(Skill(1800)).lines, 1);
     }
 
     #[test]
     fn skill_levels_are_whole_levels_below_full_strength() {
-        assert_eq!(skill_level(20), None);
-        assert_eq!(skill_level(0), Some(Skill(0)));
-        assert_eq!(skill_level(7), Some(Skill(700)));
+        let chess = Some(GameKind::Chess);
+        assert_eq!(skill_level(chess, 20), None);
+        assert_eq!(skill_level(chess, 0), Some(Skill(0)));
+        assert_eq!(skill_level(chess, 7), Some(Skill(700)));
+    }
+
+    #[test]
+    fn shogi_levels_follow_their_table_and_climb() {
+        let shogi = Some(GameKind::Shogi);
+        assert_eq!(skill_level(shogi, 20), None);
+        assert_eq!(skill_level(shogi, 99), None);
+        for &(level, skill) in &SHOGI_LEVEL_SKILL[..SHOGI_LEVEL_SKILL.len() - 1] {
+            assert_eq!(skill_level(shogi, level), Some(skill));
+        }
+        assert!(SHOGI_LEVEL_SKILL
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+        let mut last = Skill(0);
+        for level in 1..20 {
+            let skill = skill_level(shogi, level).unwrap();
+            assert!(skill > last, "{level}");
+            last = skill;
+        }
     }
 
     #[test]
