@@ -6,12 +6,13 @@
 #   scripts/loop.sh stop GAME          # stop it (it resumes from its state when started again)
 #   scripts/loop.sh publish GAME [CONFIG] # copy its promotions into nets/ (then rebuild, commit)
 #   scripts/loop.sh status GAME [CONFIG]
+#   scripts/loop.sh efficiency GAME [CONFIG] # CPU-hours, work per CPU-second, Elo per CPU-hour
 # CONFIG defaults to datagen/loop/GAME.toml; SENTE_DATA (~/sente-data) must be the config's `data`.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SENTE_DATA="${SENTE_DATA:-$HOME/sente-data}"
 BIN="$SENTE_DATA/bin"
-command="${1:?usage: scripts/loop.sh install|start|stop|publish|status [GAME] [CONFIG]}"
+command="${1:?usage: scripts/loop.sh install|start|stop|publish|status|efficiency [GAME] [CONFIG]}"
 if [ "$command" = install ]; then
     (cd "$ROOT" && cargo build --release -q -p sente -p datagen -p tuner)
     from=(sente:release datagen:release tuner:release)
@@ -39,6 +40,7 @@ case "$command" in
         ;;
     publish) exec "$DATAGEN" loop --config "$CONFIG" --publish ;;
     status) exec "$DATAGEN" loop --config "$CONFIG" --status ;;
+    efficiency) exec "$DATAGEN" loop --config "$CONFIG" --efficiency ;;
     stop)
         # The loop holds GAME/loop.lock and writes its process id there.
         LOCK="$SENTE_DATA/$GAME/loop.lock"

@@ -124,6 +124,8 @@ pub struct GenerateSummary {
     pub tablebase_games: u64,
     /// `datagen rescore --syzygy`: positions of this invocation labelled by the tables.
     pub tablebase_labels: u64,
+    /// Positions written by this invocation (a resumed run's totals count the earlier ones).
+    pub session_positions: u64,
 }
 
 impl GenerateSummary {
@@ -900,5 +902,6 @@ pub fn generate_shard<G: DatagenGame, E: Evaluator<G> + Sync>(
     total.searched_nodes = session.searched_nodes;
     total.search_seconds = session.search_seconds;
     total.seconds = session.seconds;
+    total.session_positions = session.positions;
     Ok(total)
 }

@@ -13,6 +13,8 @@ pub mod generate;
 pub mod generate_run;
 pub mod inspect;
 pub mod loop_config;
+pub mod loop_efficiency;
+pub mod loop_efficiency_report;
 pub mod loop_match;
 pub mod loop_publish;
 pub mod loop_rescore;

@@ -97,7 +97,11 @@ pub fn summary(config: &LoopConfig, merged: &MergedMatch) -> String {
 }
 
 /// The match step: node odds first, then the next round unless the rounds so far decide.
-pub fn match_step<G: DatagenGame>(config: &LoopConfig, mut state: LoopState) -> Result<LoopState> {
+/// Returns the next state and the games this process played.
+pub fn match_step<G: DatagenGame>(
+    config: &LoopConfig,
+    mut state: LoopState,
+) -> Result<(LoopState, u64)> {
     let game = config.game.name();
     let dir = state.attempt_dir(game);
     let net = new_net(config, &state);
@@ -135,7 +139,7 @@ pub fn match_step<G: DatagenGame>(config: &LoopConfig, mut state: LoopState) -> 
         )?;
         state.a_nodes = Some(a_nodes);
         state.speed_ratio = Some(ratio);
-        return Ok(state);
+        return Ok((state, 0));
     }
     let round = state.round;
     if round > 1 {
@@ -143,12 +147,12 @@ pub fn match_step<G: DatagenGame>(config: &LoopConfig, mut state: LoopState) -> 
         let extra = round - 1 <= config.matches.extra_rounds;
         if verdict(&so_far).is_some() || !extra {
             state.step = Step::Decide;
-            return Ok(state);
+            return Ok((state, 0));
         }
         if llr(&so_far) < config.matches.extra_min_llr {
             log(game, &format!("gen {} attempt {}: SPRT undecided and leaning toward H0 ({} below extra_min_llr {}): no more rounds", state.generation, state.attempt, summary(config, &so_far), config.matches.extra_min_llr));
             state.step = Step::Decide;
-            return Ok(state);
+            return Ok((state, 0));
         }
         log(
             game,
@@ -174,9 +178,9 @@ pub fn match_step<G: DatagenGame>(config: &LoopConfig, mut state: LoopState) -> 
             ),
         );
     }
-    play_round::<G>(config, &state, &net, round)?;
+    let games = play_round::<G>(config, &state, &net, round)?;
     state.round += 1;
-    Ok(state)
+    Ok((state, games))
 }
 
 /// The openings of a loop match (`datagen match`'s defaults).
@@ -189,12 +193,14 @@ fn openings(seed: u64) -> OpeningSettings {
     }
 }
 
+/// Plays round `round` (or the rest of it); returns the games this process played (none with
+/// `[slurm]`: the array's tasks play them).
 fn play_round<G: DatagenGame>(
     config: &LoopConfig,
     state: &LoopState,
     net: &Path,
     round: u32,
-) -> Result<()> {
+) -> Result<u64> {
     let game = config.game.name();
     let dir = state.attempt_dir(game);
     let pairs = if round == 1 {
@@ -213,12 +219,13 @@ fn play_round<G: DatagenGame>(
             pairs,
             round_seed(state, round),
             a_nodes,
-        );
+        )
+        .map(|()| 0);
     }
     let result = dir.join(format!("match-r{round}.result"));
     if result.exists() {
         if MatchResult::read(&result)?.ended {
-            return Ok(());
+            return Ok(0);
         }
         let piece = (1..)
             .map(|p| dir.join(format!("match-r{round}-p{p}.result")))
@@ -261,7 +268,7 @@ fn play_round<G: DatagenGame>(
     let split = MatchSplit {
         pairs: left,
         shard: Shard::WHOLE,
-        result: Some(result),
+        result: Some(result.clone()),
         prior: pieces,
         records: None,
         row: Default::default(),
@@ -283,7 +290,8 @@ fn play_round<G: DatagenGame>(
             state.generation, state.attempt
         )
     })?;
-    Ok(())
+    // The round's own result file holds this run's games (the pieces hold the earlier ones).
+    Ok(MatchResult::read(&result)?.wdl.games())
 }
 
 /// The decision: the merged SPRT passed — the net is promoted (copied to `GAME/nets/` under

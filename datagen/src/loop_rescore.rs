@@ -19,11 +19,12 @@ use anyhow::Result;
 use sente_data::pool::Pool;
 use std::path::PathBuf;
 
-/// The rescoring step: chooses the files (one step), then handles one file per step.
+/// The rescoring step: chooses the files (one step), then handles one file per step. Returns
+/// the next state and the positions this process rescored.
 pub fn rescore_step<G: DatagenGame>(
     config: &LoopConfig,
     mut state: LoopState,
-) -> Result<LoopState> {
+) -> Result<(LoopState, u64)> {
     let game = config.game.name();
     let pool = pool_dir(game);
     let gen = state.generation;
@@ -47,7 +48,7 @@ pub fn rescore_step<G: DatagenGame>(
         }
         if chosen.is_empty() {
             state.step = Step::Generate;
-            return Ok(state);
+            return Ok((state, 0));
         }
         let mut generations: Vec<String> =
             chosen.iter().map(|e| e.generation.to_string()).collect();
@@ -58,12 +59,12 @@ pub fn rescore_step<G: DatagenGame>(
         ));
         state.rescore_files = chosen.into_iter().map(|e| e.file).collect();
         state.rescore_done = 0;
-        return Ok(state);
+        return Ok((state, 0));
     }
     let Some(file) = state.rescore_files.get(state.rescore_done).cloned() else {
         log(game, &format!("gen {gen}: rescoring done"));
         state.step = Step::Generate;
-        return Ok(state);
+        return Ok((state, 0));
     };
     let work = PathBuf::from(game)
         .join(format!("gen{gen}"))
@@ -74,6 +75,7 @@ pub fn rescore_step<G: DatagenGame>(
     let listed = |name: &str| -> Result<bool> {
         Ok(Pool::is_pool(&pool) && Pool::open(&pool)?.entries.iter().any(|e| e.file == name))
     };
+    let mut rescored = 0;
     if listed(&file)? {
         // Rescoring resumes after its last complete chunk (nothing to do once complete).
         log(
@@ -101,7 +103,7 @@ pub fn rescore_step<G: DatagenGame>(
                     .unwrap_or_else(|| DATAGEN_SEARCH.to_string()),
             },
         };
-        crate::rescore::rescore::<G>(&settings)?;
+        rescored = crate::rescore::rescore::<G>(&settings)?.session_positions;
         if pool_holds(&pool, &out.join("data.bin"))? {
             log(
                 game,
@@ -142,5 +144,5 @@ pub fn rescore_step<G: DatagenGame>(
         }
     }
     state.rescore_done += 1;
-    Ok(state)
+    Ok((state, rescored))
 }

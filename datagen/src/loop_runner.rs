@@ -11,6 +11,7 @@
 use crate::generate::{search_changes, GenerateConfig, DATAGEN_SEARCH};
 use crate::generate_run::generate_run;
 use crate::loop_config::LoopConfig;
+use crate::loop_efficiency::StepClock;
 use crate::loop_state::{write_atomically, LoopState, Step};
 use crate::net_name::net_file_name;
 use crate::players::DatagenGame;
@@ -160,28 +161,35 @@ pub fn run_loop(config: &LoopConfig, limits: LoopLimits) -> Result<()> {
             );
             return Ok(());
         }
-        state = dispatch_game!(config.game, G => step::<G>(config, state))?;
+        let clock = StepClock::start();
+        let before = state.clone();
+        let work;
+        (state, work) = dispatch_game!(config.game, G => step::<G>(config, state))?;
         state.write(Path::new(game))?;
+        clock.record(game, &before, &state, work);
         steps += 1;
     }
 }
 
-/// One step of the state machine: does the work of `state.step` and returns the next state.
-fn step<G: DatagenGame>(config: &LoopConfig, mut state: LoopState) -> Result<LoopState> {
+/// One step of the state machine: does the work of `state.step` and returns the next state
+/// and the work this process did, in the step's unit (`loop_efficiency::unit`).
+fn step<G: DatagenGame>(config: &LoopConfig, mut state: LoopState) -> Result<(LoopState, u64)> {
     let game = config.game.name();
     let dir = state.attempt_dir(game);
     std::fs::create_dir_all(&dir)?;
-    match state.step {
+    let work = match state.step {
         Step::Rescore => return crate::loop_rescore::rescore_step::<G>(config, state),
         Step::Generate => {
-            generate::<G>(config, &state)?;
+            let positions = generate::<G>(config, &state)?;
             touch(&dir.join("generated"))?;
             state.step = Step::Pool;
+            positions
         }
         Step::Pool => {
-            pool_runs::<G>(config, &state)?;
+            let positions = pool_runs::<G>(config, &state)?;
             touch(&dir.join("pooled"))?;
             state.step = Step::Train;
+            positions
         }
         Step::Train => {
             if state.train_data.is_empty() {
@@ -196,21 +204,22 @@ fn step<G: DatagenGame>(config: &LoopConfig, mut state: LoopState) -> Result<Loo
                     &dir.join("data.txt"),
                     (state.train_data.join("\n") + "\n").as_bytes(),
                 )?;
-                return Ok(state);
+                return Ok((state, 0));
             }
-            train::<G>(config, &state)?;
+            let positions = train::<G>(config, &state)?;
             touch(&dir.join("trained"))?;
             state.step = Step::Match;
             state.round = 1;
+            positions
         }
         Step::Match => return crate::loop_match::match_step::<G>(config, state),
-        Step::Decide => return crate::loop_match::decide(config, state),
+        Step::Decide => return Ok((crate::loop_match::decide(config, state)?, 0)),
         Step::Publish => {
-            crate::loop_publish::publish(config)?;
-            return Ok(next_generation(config, &state));
+            let nets = crate::loop_publish::publish(config)?;
+            return Ok((next_generation(config, &state), nets as u64));
         }
-    }
-    Ok(state)
+    };
+    Ok((state, work))
 }
 
 /// The state at the start of the generation after the best net's.
@@ -274,7 +283,9 @@ pub fn generate_config<G: DatagenGame>(
     })
 }
 
-fn generate<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<()> {
+/// Generates the attempt's data; returns the positions this process wrote (none with
+/// `[slurm]`: the array's tasks write them).
+fn generate<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<u64> {
     let game = config.game.name();
     let run = run_dir(config, state);
     let amount = match config.generate.games {
@@ -294,10 +305,13 @@ fn generate<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<()
     );
     let generate = generate_config::<G>(config, state)?;
     match &config.slurm {
-        Some(slurm) => crate::slurm_jobs::generate_array(config, slurm, &generate, &run),
+        Some(slurm) => {
+            crate::slurm_jobs::generate_array(config, slurm, &generate, &run).map(|()| 0)
+        }
         None => {
             let threads = config.generate.threads;
-            generate_run::<G>(&generate, None, None, Shard::WHOLE, threads, None, &run).map(|_| ())
+            generate_run::<G>(&generate, None, None, Shard::WHOLE, threads, None, &run)
+                .map(|summary| summary.session_positions)
         }
     }
 }
@@ -315,7 +329,8 @@ pub fn pool_holds(pool: &Path, data: &Path) -> Result<bool> {
         .any(|e| e.checksum == sum && e.bytes == bytes.len() as u64))
 }
 
-fn pool_runs<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<()> {
+/// Adds the attempt's run to the pool; returns the positions added.
+fn pool_runs<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<u64> {
     let game = config.game.name();
     let pool = pool_dir(game);
     let mut inputs = Vec::new();
@@ -326,14 +341,16 @@ fn pool_runs<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<(
     }
     if inputs.is_empty() {
         log(game, "the attempt's run is already in the pool");
-        return Ok(());
+        return Ok(0);
     }
     let options = AddOptions {
         generation: state.generation,
         net: Some(PathBuf::from(&state.best_net)),
         move_files: false,
     };
+    let mut positions = 0;
     for entry in crate::pool::add::<G>(&pool, &inputs, &options)? {
+        positions += entry.positions;
         log(
             game,
             &format!(
@@ -342,7 +359,7 @@ fn pool_runs<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<(
             ),
         );
     }
-    Ok(())
+    Ok(positions)
 }
 
 /// The attempt's new net.
@@ -357,7 +374,9 @@ pub fn new_net(config: &LoopConfig, state: &LoopState) -> PathBuf {
         ))
 }
 
-fn train<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<()> {
+/// Trains the attempt's net; returns the training positions this process trained on
+/// (superbatches it ran × batches × batch size; a resumed training counts from its checkpoint).
+fn train<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<u64> {
     let game = config.game.name();
     let t = &config.train;
     let init = config
@@ -414,8 +433,17 @@ fn train<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(t.threads)
         .build()?;
-    pool.install(|| tuner::training::train::<G>(&train_config, None))?;
-    Ok(())
+    let checkpoint = tuner::training::checkpoint_path(&train_config.out);
+    // For the accounting only: a checkpoint that does not load is the trainer's to refuse.
+    let done_before = if checkpoint.exists() {
+        tuner::checkpoint::Checkpoint::load(&checkpoint).map_or(0, |cp| cp.superbatch)
+    } else {
+        0
+    };
+    let done = pool
+        .install(|| tuner::training::train::<G>(&train_config, None))?
+        .superbatch;
+    Ok(u64::from(done.saturating_sub(done_before)) * u64::from(t.batches) * t.batch as u64)
 }
 
 /// `tuner train --min-ply`'s default: the first plies of each game are skipped.

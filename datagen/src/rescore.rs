@@ -496,6 +496,7 @@ pub fn rescore_with_tables<G: DatagenGame>(
     total.searched_nodes = session.searched_nodes;
     total.search_seconds = session.search_seconds;
     total.seconds = session.seconds;
+    total.session_positions = session.positions;
     Ok(total)
 }
 

@@ -5,7 +5,9 @@
 //! The same loop stopped after every single step and started again ends with the same state,
 //! pool, promotions and published nets as the loop run uninterrupted, and so does a loop killed
 //! (SIGKILL) in the middle of a step. A second loop on the same data is refused, a bad config is
-//! refused naming its key, and the shell loop's state (best.txt, markers) is read.
+//! refused naming its key, and the shell loop's state (best.txt, markers) is read. Each run
+//! leaves one `efficiency.tsv` row per completed step, the same steps and work counts whether
+//! the loop ran through or one step per start.
 
 mod common;
 
@@ -119,6 +121,87 @@ fn outcome(dir: &Path) -> Vec<(String, String)> {
     files
 }
 
+/// The rows of `efficiency.tsv` as (generation, attempt, step, work, unit), checked: the
+/// header first, eight fields per row, non-negative wall and CPU seconds.
+fn efficiency_rows(dir: &Path) -> Vec<(u32, u32, String, u64, String)> {
+    let path = dir.join("data/chess/efficiency.tsv");
+    let text = read(&path);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("time\tgeneration\tattempt\tstep\twall_s\tcpu_s\twork\tunit")
+    );
+    lines
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 8, "{line}");
+            for seconds in [f[4], f[5]] {
+                assert!(seconds.parse::<f64>().unwrap() >= 0.0, "{line}");
+            }
+            (
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+                f[3].to_string(),
+                f[6].parse().unwrap(),
+                f[7].to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The rows of an uninterrupted run: every step of both generations, each step that works
+/// with its work (512 training positions: 1 superbatch × 2 batches × 256), in its unit.
+fn check_efficiency(rows: &[(u32, u32, String, u64, String)]) {
+    let steps: Vec<String> = rows
+        .iter()
+        .map(|(g, a, step, _, _)| format!("{g}/{a}/{step}"))
+        .collect();
+    let text = format!("{rows:?}");
+    assert!(
+        steps.starts_with(&[
+            "1/1/generate".to_string(),
+            "1/1/pool".to_string(),
+            "1/1/train".to_string(),
+            "1/1/train".to_string(),
+            "1/1/match".to_string(),
+            "1/1/match-r1".to_string(),
+        ]),
+        "{text}"
+    );
+    for step in [
+        "1/1/decide",
+        "1/1/publish",
+        "2/1/rescore",
+        "2/1/generate",
+        "2/1/decide",
+    ] {
+        assert!(steps.contains(&step.to_string()), "{step}: {text}");
+    }
+    for (_, _, step, work, unit) in rows {
+        let expected = match step.as_str() {
+            "rescore" | "generate" | "pool" => "positions",
+            "train" => "training positions",
+            s if s.starts_with("match") => "games",
+            "decide" => "-",
+            "publish" => "nets",
+            _ => panic!("step {step}: {text}"),
+        };
+        assert_eq!(unit, expected, "{text}");
+        if ["generate", "pool"].contains(&step.as_str()) || step.starts_with("match-r") {
+            assert!(*work > 0, "{text}");
+        }
+    }
+    let work_of = |name: &str| -> Vec<u64> {
+        rows.iter()
+            .filter(|r| r.2 == name && r.3 > 0)
+            .map(|r| r.3)
+            .collect()
+    };
+    assert_eq!(work_of("train"), [512, 512], "{text}");
+    assert_eq!(work_of("publish"), [1, 1], "{text}");
+    assert_eq!(work_of("rescore").len(), 1, "{text}");
+}
+
 fn step_of(dir: &Path) -> String {
     let state = read(&dir.join("data/chess/loop-state.toml"));
     let line = state.lines().find(|l| l.starts_with("step = ")).unwrap();
@@ -139,6 +222,8 @@ fn a_loop_stopped_after_every_step_or_killed_mid_step_ends_as_one_run_uninterrup
     );
     assert!(log.contains("gen 2: retired g1-"), "{log}");
     let reference = outcome(&whole);
+    let efficiency = efficiency_rows(&whole);
+    check_efficiency(&efficiency);
     let history = read(&whole.join("repo/nets/history.tsv"));
     assert!(
         history.starts_with("chess\tchess-") && history.contains("H1"),
@@ -169,6 +254,7 @@ fn a_loop_stopped_after_every_step_or_killed_mid_step_ends_as_one_run_uninterrup
         "steps seen"
     );
     assert_eq!(outcome(&stepped), reference);
+    assert_eq!(efficiency_rows(&stepped), efficiency);
 
     // Killed in the middle of its first steps (self-play, pooling, training): the next start
     // resumes the step and the loop ends the same.
@@ -190,6 +276,11 @@ fn a_loop_stopped_after_every_step_or_killed_mid_step_ends_as_one_run_uninterrup
     child.wait().unwrap();
     ok(run_loop(&config, &[]));
     assert_eq!(outcome(&killed), reference);
+    // The killed step's row is the resumed process's: its work is at most the whole step's.
+    let generated = |rows: &[(u32, u32, String, u64, String)]| -> u64 {
+        rows.iter().filter(|r| r.2 == "generate").map(|r| r.3).sum()
+    };
+    assert!(generated(&efficiency_rows(&killed)) <= generated(&efficiency));
     remove_dirs([whole, stepped, killed]);
 }
 

@@ -3,7 +3,7 @@
 use crate::loop_config::LoopConfig;
 use crate::loop_runner::{run_loop, LoopLimits};
 use crate::loop_state::LoopState;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -20,8 +20,12 @@ pub struct LoopArgs {
     pub status: bool,
     /// Only copy the promotions into the repository's nets/ (history.tsv, README.md, the
     /// default net, the Elo plot), then exit.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "efficiency")]
     pub publish: bool,
+    /// Print the loop's cost per generation from GAME/efficiency.tsv (CPU-hours by step, work
+    /// per CPU-second, Elo per CPU-hour of each promotion), then exit.
+    #[arg(long, conflicts_with = "status")]
+    pub efficiency: bool,
 }
 
 impl LoopArgs {
@@ -33,6 +37,16 @@ impl LoopArgs {
                 Some(state) => sente::try_print!("{}", toml::to_string(&state)?)?,
                 None => sente::try_println!("no loop state in {} yet", game.display())?,
             }
+            return Ok(());
+        }
+        if self.efficiency {
+            let game = config.data.join(config.game.name());
+            let report = crate::loop_efficiency_report::report(&game)
+                .with_context(|| format!("reading the efficiency rows in {}", game.display()))?;
+            for warning in &report.warnings {
+                sente::eprintln_best_effort!("warning: {warning}");
+            }
+            sente::try_print!("{}", report.text)?;
             return Ok(());
         }
         if self.publish {
