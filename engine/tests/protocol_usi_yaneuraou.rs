@@ -384,6 +384,15 @@ fn damaged_or_missing_books_are_named_and_play_goes_on() {
     let _ = std::fs::remove_dir_all(bad.parent().unwrap());
 }
 
+/// The largest `nodes` count among a search's `info` lines.
+fn most_nodes(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .filter_map(|l| field(l, "nodes"))
+        .max()
+        .unwrap_or(0)
+}
+
 /// `SkillLevel` below 20 caps the search (the strength limiter's nodes and depth) and picks
 /// among near-best moves; 20 is full strength.
 #[test]
@@ -394,11 +403,7 @@ fn skill_level_weakens_the_search() {
     assert_refused(&mut engine, "SkillLevel", "-1");
     engine.send("position startpos moves 7g7f 3c3d");
     let (ms, _, lines) = timed_go(&mut engine, "go btime 0 wtime 0 byoyomi 3000");
-    let nodes = lines
-        .iter()
-        .filter_map(|l| field(l, "nodes"))
-        .max()
-        .unwrap_or(0);
+    let nodes = most_nodes(&lines);
     assert!(
         ms < 2000 && nodes < 1000,
         "level 0: {nodes} nodes in {ms} ms: {lines:?}"
@@ -413,22 +418,14 @@ fn skill_level_weakens_the_search() {
     );
     engine.send("setoption name SkillLevel value 5");
     let (_, _, lines) = timed_go(&mut engine, "go btime 0 wtime 0 byoyomi 3000");
-    let level5 = lines
-        .iter()
-        .filter_map(|l| field(l, "nodes"))
-        .max()
-        .unwrap_or(0);
+    let level5 = most_nodes(&lines);
     assert!(
         level5 > nodes && level5 <= cap + 512,
         "level 5: {level5} nodes, cap {cap}, level 0: {nodes}"
     );
     engine.send("setoption name SkillLevel value 20");
     let (_, _, lines) = timed_go(&mut engine, "go btime 0 wtime 0 byoyomi 1000");
-    let full = lines
-        .iter()
-        .filter_map(|l| field(l, "nodes"))
-        .max()
-        .unwrap_or(0);
+    let full = most_nodes(&lines);
     assert!(
         full > 10 * nodes.max(1),
         "level 20: {full} nodes, level 0: {nodes}"

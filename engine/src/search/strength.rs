@@ -63,7 +63,7 @@ pub const CHESS_ELO_MIN: u32 = 1350;
 pub const CHESS_ELO_MAX: u32 = 2850;
 
 /// `UCI_Elo` → skill, fitted by matches against Stockfish 15.1 at the same `UCI_Elo`, 10+0.1
-/// (`scripts/calibrate_chess_elo.py`); linear between the points.
+/// (`scripts/calibrate_strength.py`); linear between the points.
 const CHESS_ELO_SKILL: [(u32, Skill); 5] = [
     (CHESS_ELO_MIN, Skill(508)),
     (1500, Skill(640)),
@@ -76,17 +76,23 @@ const CHESS_ELO_SKILL: [(u32, Skill); 5] = [
 /// `CHESS_ELO_MIN..=CHESS_ELO_MAX`; the option refuses values outside it), `None` at the top of
 /// the range, which plays at full strength.
 pub fn chess_elo_skill(elo: u32) -> Option<Skill> {
-    let elo = elo.clamp(CHESS_ELO_MIN, CHESS_ELO_MAX);
-    let upper = CHESS_ELO_SKILL
-        .iter()
-        .position(|&(e, _)| e >= elo)
-        .unwrap_or(CHESS_ELO_SKILL.len() - 1)
-        .max(1);
-    let (e0, Skill(s0)) = CHESS_ELO_SKILL[upper - 1];
-    let (e1, Skill(s1)) = CHESS_ELO_SKILL[upper];
-    let t = f64::from(elo - e0) / f64::from(e1 - e0);
-    let skill = Skill((f64::from(s0) + t * (f64::from(s1) - f64::from(s0))).round() as u32);
+    let skill = interpolated_skill(&CHESS_ELO_SKILL, elo);
     (skill < FULL_SKILL).then_some(skill)
+}
+
+/// The skill at `x` on a table of `(setting, skill)` points in increasing order, linear between
+/// them and clamped to the table's ends.
+fn interpolated_skill(table: &[(u32, Skill)], x: u32) -> Skill {
+    let x = x.clamp(table[0].0, table[table.len() - 1].0);
+    let upper = table
+        .iter()
+        .position(|&(at, _)| at >= x)
+        .unwrap_or(table.len() - 1)
+        .max(1);
+    let (x0, Skill(s0)) = table[upper - 1];
+    let (x1, Skill(s1)) = table[upper];
+    let t = f64::from(x - x0) / f64::from(x1 - x0);
+    Skill((f64::from(s0) + t * (f64::from(s1) - f64::from(s0))).round() as u32)
 }
 
 /// Shogi's `SkillLevel` → skill, fitted so that the levels climb in roughly even Elo steps on
@@ -106,17 +112,7 @@ const SHOGI_LEVEL_SKILL: [(u32, Skill); 5] = [
 /// `None` at 20 and above.
 pub fn skill_level(game: Option<GameKind>, level: u32) -> Option<Skill> {
     let skill = match game {
-        Some(GameKind::Shogi) => {
-            let level = level.min(20);
-            let upper = SHOGI_LEVEL_SKILL
-                .iter()
-                .position(|&(l, _)| l >= level)
-                .unwrap_or(SHOGI_LEVEL_SKILL.len() - 1)
-                .max(1);
-            let (l0, Skill(s0)) = SHOGI_LEVEL_SKILL[upper - 1];
-            let (l1, Skill(s1)) = SHOGI_LEVEL_SKILL[upper];
-            Skill(s0 + (s1 - s0) * (level - l0) / (l1 - l0))
-        }
+        Some(GameKind::Shogi) => interpolated_skill(&SHOGI_LEVEL_SKILL, level),
         _ => Skill(level.saturating_mul(100)),
     };
     (skill < FULL_SKILL).then_some(skill)
