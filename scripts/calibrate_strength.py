@@ -13,15 +13,20 @@ Shogi: a point `L@E` plays `SkillLevel L` against Fairy-Stockfish 11.1 at its ow
 (the level's Elo on that scale is E plus the difference); a point `L` plays it against the
 anchor engine at full strength (Fairy-Stockfish 11.1 with byoyomi-only clocks, or gpsusi with a
 time margin). `--nodes N` plays both sides at N nodes a move instead of a clock (immune to the
-machine's load; a level's own node cap still applies below it).
+machine's load; a level's own node cap still applies below it). Fairy-Stockfish 11.1 picks its
+move at iteration depth 1 + its level (level = ((UCI_Elo - 1346.6) / 143.4) ^ (1 / 0.806)); where
+that depth is not reached, every higher UCI_Elo picks at the last depth and plays alike, so the
+scale is flat there (shogi at 100,000 nodes: from about 2250). The script asks the anchor how deep
+it gets and warns when a point's anchor is in that flat part.
 
 Examples:
   scripts/calibrate_strength.py --game chess --points 1500,2000,2500 --games 100 --tc 10+0.1
   scripts/calibrate_strength.py --game chess --points s0@1350,s10@2000 --games 40 --tc 10+0.1
-  scripts/calibrate_strength.py --game shogi --points 4@1500,12@2250,20 --games 100 --nodes 100000
+  scripts/calibrate_strength.py --game shogi --points 4@1500,10@2050,20@2100 --games 100 --nodes 100000
 """
 
 import argparse
+import math
 import pathlib
 import re
 import subprocess
@@ -34,6 +39,7 @@ SHOGI_ANCHORS = {
     "gpsusi": ["--b", "usi:/usr/games/gpsusi", "--timemargin", "500"],
 }
 STOCKFISH = "uci:/usr/games/stockfish"
+FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
 RESULT = re.compile(r"games: \+(\d+) =(\d+) -(\d+), Elo of A ([-+\d.inf]+) ± ([\d.inf]+)")
 
 
@@ -43,6 +49,48 @@ def chess_point(point: str) -> tuple[list[str], int]:
         level, elo = point[1:].split("@")
         return [f"Skill Level={int(level)}"], int(elo)
     return ["UCI_LimitStrength=true", f"UCI_Elo={int(point)}"], int(point)
+
+
+def fairy_stockfish_pick_depth(elo: int) -> int:
+    """The deepest iteration at which Fairy-Stockfish 11.1 (Stockfish 11's skill code) picks its
+    move at `UCI_Elo elo`: its level is ((elo - 1346.6) / 143.4) ^ (1 / 0.806), rounded down or up
+    at random each game, and it picks at depth 1 + level (at its last depth if the search stops
+    before)."""
+    level = max(0.0, (elo - 1346.6) / 143.4) ** (1 / 0.806)
+    return 1 + math.ceil(min(level, 20.0))
+
+
+def fairy_stockfish_depth_at(elo: int, nodes: int) -> int:
+    """The depth Fairy-Stockfish reaches in a `go nodes` search from the shogi start position
+    with `UCI_Elo elo` (its MultiPV 4 search), asked of the engine itself."""
+    script = (f"usi\nsetoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value {elo}\n"
+              f"isready\nposition startpos moves 7g7f 3c3d 2g2f 8c8d\ngo nodes {nodes}\n")
+    engine = subprocess.Popen([FAIRY_STOCKFISH], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    engine.stdin.write(script)
+    engine.stdin.flush()
+    depth = 0
+    for line in engine.stdout:
+        found = re.match(r"info depth (\d+)", line)
+        if found:
+            depth = int(found.group(1))
+        if line.startswith("bestmove"):
+            break
+    engine.stdin.write("quit\n")
+    engine.stdin.close()
+    engine.wait(timeout=10)
+    return depth
+
+
+def warn_if_flat(elo: int, nodes: int) -> None:
+    """Fairy-Stockfish's `UCI_Elo` only weakens it where the pick depth is reached: above that,
+    every setting picks at the search's last depth and plays alike (shogi at 100,000 nodes: about
+    2250 and up), so a point measured against such an anchor reads high on the scale."""
+    reached = fairy_stockfish_depth_at(elo, nodes)
+    pick = fairy_stockfish_pick_depth(elo)
+    if pick >= reached:
+        print(f"warning: Fairy-Stockfish at UCI_Elo {elo} picks its move at depth {pick}, and reaches depth "
+              f"{reached} at {nodes} nodes: it picks at its last depth and plays like any higher UCI_Elo, so "
+              "the point reads high on the scale; use an anchor of about 2100 or lower, or more nodes", flush=True)
 
 
 def main() -> int:
@@ -77,6 +125,8 @@ def main() -> int:
                         "--byoyomi", "--tc", f"0+{args.byoyomi_ms / 1000}"]
             if elo:
                 command += ["--option-b", "UCI_LimitStrength=true", "--option-b", f"UCI_Elo={int(elo)}"]
+                if args.nodes:
+                    warn_if_flat(int(elo), args.nodes)
         if args.nodes:
             command += ["--nodes", str(args.nodes)]
         for option in sente_options + args.option_a:

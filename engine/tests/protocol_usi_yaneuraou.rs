@@ -409,13 +409,11 @@ fn skill_level_weakens_the_search() {
         "level 0: {nodes} nodes in {ms} ms: {lines:?}"
     );
     // A middle level reads shogi's level table: its node cap, not chess's `2^(9 + L/2)`.
+    use sente::game::GameKind;
     use sente::search::strength::{skill_level, strength_limit};
-    let skill = skill_level(Some(sente::game::GameKind::Shogi), 5).expect("level 5 is limited");
-    let cap = strength_limit(skill).node_cap;
-    assert!(
-        cap > 2 * (9.0f64 + 2.5).exp2() as u64,
-        "level 5's cap {cap}"
-    );
+    let cap_at = |game, level| strength_limit(skill_level(Some(game), level).unwrap()).node_cap;
+    let (cap, chess_cap) = (cap_at(GameKind::Shogi, 5), cap_at(GameKind::Chess, 5));
+    assert!(cap > chess_cap, "level 5's cap {cap}, chess's {chess_cap}");
     engine.send("setoption name SkillLevel value 5");
     let (_, _, lines) = timed_go(&mut engine, "go btime 0 wtime 0 byoyomi 3000");
     let level5 = most_nodes(&lines);

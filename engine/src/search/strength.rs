@@ -9,7 +9,8 @@
 //!
 //! Chess's `UCI_Elo` reaches a skill through `CHESS_ELO_SKILL`, the table fitted against
 //! Stockfish 15.1's own `UCI_Elo` at 10+0.1 (`docs/gui.md` shows the fit); its range is that
-//! scale's. Shogi's `SkillLevel` is the skill itself.
+//! scale's. Shogi's `SkillLevel` reaches a skill through `SHOGI_LEVEL_SKILL`, fitted against
+//! Fairy-Stockfish 11.1's `UCI_Elo` at 100,000 nodes a move.
 
 use crate::game::GameKind;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -96,13 +97,13 @@ fn interpolated_skill(table: &[(u32, Skill)], x: u32) -> Skill {
 }
 
 /// Shogi's `SkillLevel` → skill, fitted so that the levels climb in roughly even Elo steps on
-/// Fairy-Stockfish 11.1's `UCI_Elo` scale (`docs/gui.md` shows the measured table): the skill's
-/// own Elo curve is convex (a hot pick costs little at low skill, much near the top), so the
-/// levels spread the low skills thinly and the high ones finely. Linear between the points.
+/// Fairy-Stockfish 11.1's `UCI_Elo` scale at 100,000 nodes a move, from level 0 at about 1350 to
+/// full strength at about 2600 (`docs/gui.md` shows the measured table). Linear between the
+/// points.
 const SHOGI_LEVEL_SKILL: [(u32, Skill); 5] = [
     (0, Skill(0)),
-    (5, Skill(780)),
-    (10, Skill(1130)),
+    (5, Skill(660)),
+    (10, Skill(1210)),
     (15, Skill(1400)),
     (20, FULL_SKILL),
 ];
