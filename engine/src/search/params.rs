@@ -262,14 +262,14 @@ mod tests {
         assert_eq!(chess.changes_from(&chess), "");
         assert_eq!(
             chess.changes(),
-            "history_quadratic=32,history_linear=128,history_max=3200,\
+            "lmr_base=100,history_quadratic=32,history_linear=128,history_max=3200,\
              material_scale_base=600,material_scale_divisor=20"
         );
         let shogi = SearchParams::for_game::<crate::shogi::Position>();
         assert_eq!(shogi.changes(), "");
         assert_eq!(
             shogi.changes_from(&chess),
-            "history_quadratic=16,history_linear=32,history_max=1600,\
+            "lmr_base=75,history_quadratic=16,history_linear=32,history_max=1600,\
              material_scale_base=768,material_scale_divisor=32"
         );
     }
