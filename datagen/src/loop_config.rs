@@ -71,6 +71,10 @@ impl Default for GenerateSection {
 #[serde(deny_unknown_fields, default)]
 pub struct TrainSection {
     pub superbatches: u32,
+    /// Passes over the training set instead of a fixed count: the superbatches are then the
+    /// set's positions (its pool listing) × `epochs` / (`batches` × `batch`), rounded up, so a
+    /// growing pool is trained as long per position (`superbatches` is unused).
+    pub epochs: Option<f64>,
     pub batches: u32,
     pub batch: usize,
     pub lr: String,
@@ -89,6 +93,7 @@ impl Default for TrainSection {
     fn default() -> Self {
         Self {
             superbatches: 160,
+            epochs: None,
             batches: 50,
             batch: 16384,
             lr: "cosine:0.001:0.00003".into(),
@@ -251,6 +256,11 @@ impl LoopConfig {
         }
         let t = &raw.train;
         at_least_one(t.superbatches.into(), "train.superbatches")?;
+        if let Some(epochs) = t.epochs {
+            if !(epochs > 0.0 && epochs <= 1000.0) {
+                bail!("train.epochs = {epochs}: must be above 0 and at most 1000");
+            }
+        }
         at_least_one(t.batches.into(), "train.batches")?;
         at_least_one(t.batch as u64, "train.batch")?;
         at_least_one(t.threads as u64, "train.threads")?;
@@ -374,6 +384,8 @@ mod tests {
         assert!(error("game = \"chess\"\n[generate]\nnodes = 0").contains("generate.nodes"));
         assert!(error("game = \"chess\"\n[train]\nlr = \"fast\"").contains("train.lr"));
         assert!(error("game = \"chess\"\n[train]\nmirror = true").contains("train.mirror"));
+        assert!(error("game = \"chess\"\n[train]\nepochs = 0.0").contains("train.epochs"));
+        assert!(error("game = \"chess\"\n[train]\nepochs = -1.5").contains("train.epochs"));
         assert!(error("game = \"chess\"\n[train]\ninit = \"latest\"").contains("train.init"));
         assert!(error("game = \"chess\"\n[match]\na_nodes = \"fast\"").contains("match.a_nodes"));
         assert!(error("game = \"chess\"\n[match]\nsprt = \"10,0\"").contains("match.sprt"));

@@ -367,7 +367,11 @@ pub fn decide(config: &LoopConfig, mut state: LoopState) -> Result<LoopState> {
         format!("{} (pool: {} runs)", state.seed(), state.train_data.len()),
         format!(
             "sb={} x {} x {} lr={} wdl={}{flags}",
-            t.superbatches, t.batches, t.batch, t.lr, t.wdl
+            crate::loop_runner::train_superbatches(config, &state)?,
+            t.batches,
+            t.batch,
+            t.lr,
+            t.wdl
         ),
         result,
         crate::loop_runner::utc_now()[..10].to_string(),

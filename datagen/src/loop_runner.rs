@@ -402,7 +402,7 @@ fn train<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<u64> 
         data: expand_data_paths(&data)?,
         val: Vec::new(),
         val_every: t.val_every,
-        superbatches: t.superbatches,
+        superbatches: train_superbatches(config, state)?,
         batches_per_superbatch: t.batches,
         batch_size: t.batch,
         schedule: t.lr.parse().map_err(|e| anyhow::anyhow!("train.lr: {e}"))?,
@@ -446,5 +446,53 @@ fn train<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<u64> 
     Ok(u64::from(done.saturating_sub(done_before)) * u64::from(t.batches) * t.batch as u64)
 }
 
+/// The attempt's superbatches: `train.superbatches`, or with `train.epochs` that many passes
+/// over the training set's positions as the pool lists them (fixed with the set, so a resumed
+/// training keeps its schedule).
+pub fn train_superbatches(config: &LoopConfig, state: &LoopState) -> Result<u32> {
+    let t = &config.train;
+    let Some(epochs) = t.epochs else {
+        return Ok(t.superbatches);
+    };
+    let game = config.game.name();
+    let pool = Pool::open(&pool_dir(game))?;
+    let mut positions = 0u64;
+    for path in &state.train_data {
+        let entry = pool
+            .entries
+            .iter()
+            .find(|e| format!("{game}/pool/{}", e.file) == *path)
+            .with_context(|| {
+                format!(
+                    "train.epochs: {path} is not in the pool listing, so its positions are unknown"
+                )
+            })?;
+        positions += entry.positions;
+    }
+    let per_superbatch = u64::from(t.batches) * t.batch as u64;
+    Ok(superbatches_for_epochs(epochs, positions, per_superbatch))
+}
+
+/// `epochs` passes over `positions` in superbatches of `per_superbatch`, rounded up, at least 1.
+fn superbatches_for_epochs(epochs: f64, positions: u64, per_superbatch: u64) -> u32 {
+    let exact = epochs * positions as f64 / per_superbatch.max(1) as f64;
+    (exact.ceil() as u32).max(1)
+}
+
 /// `tuner train --min-ply`'s default: the first plies of each game are skipped.
 pub const TRAIN_MIN_PLY: u32 = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::superbatches_for_epochs;
+
+    #[test]
+    fn epochs_become_whole_superbatches() {
+        // 1.2 passes over gen 15's pool (8,117,246 positions) in superbatches of 50 × 16,384.
+        assert_eq!(superbatches_for_epochs(1.2, 8_117_246, 819_200), 12);
+        assert_eq!(superbatches_for_epochs(1.0, 819_200, 819_200), 1);
+        assert_eq!(superbatches_for_epochs(1.0, 819_201, 819_200), 2);
+        // A tiny set still trains one superbatch.
+        assert_eq!(superbatches_for_epochs(0.5, 10, 819_200), 1);
+    }
+}

@@ -342,3 +342,30 @@ fn a_second_loop_a_bad_config_and_the_shell_loops_state() {
     }
     remove_dirs([dir, bad]);
 }
+
+#[test]
+fn train_epochs_size_the_training_to_the_pool() {
+    let (dir, config) = setup("loop-epochs", "");
+    let text = read(&config).replace("superbatches = 1\n", "superbatches = 1\nepochs = 3.0\n");
+    std::fs::write(&config, text).unwrap();
+    // generate, pool, train (fixes the set), train.
+    for _ in 0..4 {
+        ok(run_loop(&config, &["--max-steps", "1"]));
+    }
+    assert_eq!(step_of(&dir), "match");
+    let pool = read(&dir.join("data/chess/pool/pool.tsv"));
+    let positions: u64 = pool
+        .lines()
+        .skip(2)
+        .map(|row| row.split('\t').nth(7).unwrap().parse::<u64>().unwrap())
+        .sum();
+    // Three passes in superbatches of 2 batches × 256 positions, rounded up.
+    let superbatches = (3 * positions).div_ceil(512);
+    assert!(superbatches > 1, "{positions} positions");
+    let trained: Vec<u64> = efficiency_rows(&dir)
+        .iter()
+        .filter(|r| r.2 == "train" && r.3 > 0)
+        .map(|r| r.3)
+        .collect();
+    assert_eq!(trained, [superbatches * 512], "{positions} positions");
+}
