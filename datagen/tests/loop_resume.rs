@@ -7,7 +7,8 @@
 //! (SIGKILL) in the middle of a step. A second loop on the same data is refused, a bad config is
 //! refused naming its key, and the shell loop's state (best.txt, markers) is read. Each run
 //! leaves one `efficiency.tsv` row per completed step, the same steps and work counts whether
-//! the loop ran through or one step per start.
+//! the loop ran through or one step per start. `train.epochs` trains that many passes over the
+//! positions the pool lists for the training set.
 
 mod common;
 
