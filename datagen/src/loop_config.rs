@@ -75,9 +75,6 @@ pub struct TrainSection {
     /// set's positions (its pool listing) × `epochs` / (`batches` × `batch`), rounded up, so a
     /// growing pool is trained as long per position (`superbatches` is unused).
     pub epochs: Option<f64>,
-    /// Train only on the pool files of the last this many generations (1: the data the best
-    /// net generated, none of which it has trained on); none: every pool file.
-    pub generations: Option<u32>,
     pub batches: u32,
     pub batch: usize,
     pub lr: String,
@@ -97,7 +94,6 @@ impl Default for TrainSection {
         Self {
             superbatches: 160,
             epochs: None,
-            generations: None,
             batches: 50,
             batch: 16384,
             lr: "cosine:0.001:0.00003".into(),
@@ -260,9 +256,6 @@ impl LoopConfig {
         }
         let t = &raw.train;
         at_least_one(t.superbatches.into(), "train.superbatches")?;
-        if let Some(generations) = t.generations {
-            at_least_one(generations.into(), "train.generations")?;
-        }
         if let Some(epochs) = t.epochs {
             if !(epochs > 0.0 && epochs <= 1000.0) {
                 bail!("train.epochs = {epochs}: must be above 0 and at most 1000");
@@ -393,7 +386,6 @@ mod tests {
         assert!(error("game = \"chess\"\n[train]\nmirror = true").contains("train.mirror"));
         assert!(error("game = \"chess\"\n[train]\nepochs = 0.0").contains("train.epochs"));
         assert!(error("game = \"chess\"\n[train]\nepochs = -1.5").contains("train.epochs"));
-        assert!(error("game = \"chess\"\n[train]\ngenerations = 0").contains("train.generations"));
         assert!(error("game = \"chess\"\n[train]\ninit = \"latest\"").contains("train.init"));
         assert!(error("game = \"chess\"\n[match]\na_nodes = \"fast\"").contains("match.a_nodes"));
         assert!(error("game = \"chess\"\n[match]\nsprt = \"10,0\"").contains("match.sprt"));

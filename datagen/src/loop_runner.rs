@@ -195,21 +195,11 @@ fn step<G: DatagenGame>(config: &LoopConfig, mut state: LoopState) -> Result<(Lo
             if state.train_data.is_empty() {
                 // Fixed when the attempt first trains: a resumed run sees the same files.
                 let pool = Pool::open(&pool_dir(game))?;
-                let oldest = config
-                    .train
-                    .generations
-                    .map_or(0, |n| (state.generation + 1).saturating_sub(n));
                 state.train_data = pool
                     .entries
                     .iter()
-                    .filter(|e| e.generation >= oldest)
                     .map(|e| format!("{game}/pool/{}", e.file))
                     .collect();
-                if state.train_data.is_empty() {
-                    bail!(
-                        "train.generations: the pool lists no file of generation {oldest} or later"
-                    );
-                }
                 write_atomically(
                     &dir.join("data.txt"),
                     (state.train_data.join("\n") + "\n").as_bytes(),

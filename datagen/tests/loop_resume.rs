@@ -8,8 +8,7 @@
 //! refused naming its key, and the shell loop's state (best.txt, markers) is read. Each run
 //! leaves one `efficiency.tsv` row per completed step, the same steps and work counts whether
 //! the loop ran through or one step per start. `train.epochs` trains that many passes over the
-//! positions the pool lists for the training set, and `train.generations` keeps older
-//! generations' pool files out of it.
+//! positions the pool lists for the training set.
 
 mod common;
 
@@ -370,23 +369,4 @@ fn train_epochs_size_the_training_to_the_pool() {
         .map(|r| r.3)
         .collect();
     assert_eq!(trained, [superbatches * 512], "{positions} positions");
-}
-
-#[test]
-fn train_generations_keep_the_older_pool_files_out_of_training() {
-    let (dir, config) = setup("loop-window", "");
-    let text = read(&config)
-        .replace("superbatches = 1\n", "superbatches = 1\ngenerations = 1\n")
-        .replace("[rescore]\npositions = 1\n", "[rescore]\npositions = 0\n");
-    std::fs::write(&config, text).unwrap();
-    let log = ok(run_loop(&config, &[]));
-    assert!(log.contains("gen 1 promoted: chess-"), "{log}");
-    let pool = read(&dir.join("data/chess/pool/pool.tsv"));
-    assert!(pool.lines().any(|row| row.starts_with("g1-")), "{pool}");
-    assert!(pool.lines().any(|row| row.starts_with("g2-")), "{pool}");
-    let trained = read(&dir.join("data/chess/gen2/a1/data.txt"));
-    assert!(!trained.is_empty());
-    for line in trained.lines() {
-        assert!(line.starts_with("chess/pool/g2-"), "{trained}");
-    }
 }
