@@ -83,6 +83,10 @@ pub struct TrainSection {
     pub threads: usize,
     /// Hidden width; none: the game's default, or the `init = "best"` net's.
     pub l1: Option<usize>,
+    /// King buckets of the trained net (one of `SUPPORTED_KING_BUCKETS`); none: the
+    /// `init = "best"` net's count, or the game's default. A fine-tune may raise the best net's
+    /// count (each new bucket starts as a copy of its rows), never lower it.
+    pub king_buckets: Option<usize>,
     /// Train on left-right mirror images too (shogi).
     pub mirror: bool,
     /// `"best"`: start from the best net's weights (fine-tuning); `"random"`: from scratch.
@@ -101,6 +105,7 @@ impl Default for TrainSection {
             val_every: 20,
             threads: 2,
             l1: None,
+            king_buckets: None,
             mirror: false,
             init: "random".into(),
         }
@@ -277,6 +282,14 @@ impl LoopConfig {
                 );
             }
         }
+        if let Some(buckets) = t.king_buckets {
+            if !sente::nnue::arch::SUPPORTED_KING_BUCKETS.contains(&buckets) {
+                bail!(
+                    "train.king_buckets = {buckets}: not a supported count ({:?})",
+                    sente::nnue::arch::SUPPORTED_KING_BUCKETS
+                );
+            }
+        }
         if t.mirror && game == GameKind::Chess {
             bail!("train.mirror: chess has no exact left-right symmetry; leave it false");
         }
@@ -384,6 +397,7 @@ mod tests {
         assert!(error("game = \"chess\"\n[generate]\nnodes = 0").contains("generate.nodes"));
         assert!(error("game = \"chess\"\n[train]\nlr = \"fast\"").contains("train.lr"));
         assert!(error("game = \"chess\"\n[train]\nmirror = true").contains("train.mirror"));
+        assert!(error("game = \"chess\"\n[train]\nking_buckets = 3").contains("train.king_buckets"));
         assert!(error("game = \"chess\"\n[train]\nepochs = 0.0").contains("train.epochs"));
         assert!(error("game = \"chess\"\n[train]\nepochs = -1.5").contains("train.epochs"));
         assert!(error("game = \"chess\"\n[train]\ninit = \"latest\"").contains("train.init"));

@@ -354,6 +354,9 @@ pub fn decide(config: &LoopConfig, mut state: LoopState) -> Result<LoopState> {
     if let Some(l1) = t.l1 {
         flags += &format!(" --l1 {l1}");
     }
+    if let Some(buckets) = t.king_buckets {
+        flags += &format!(" --king-buckets {buckets}");
+    }
     if config.train_init_best {
         flags += " (fine-tuned from the parent)";
     }

@@ -425,9 +425,10 @@ fn train<G: DatagenGame>(config: &LoopConfig, state: &LoopState) -> Result<u64> 
             .l1
             .or(init_arch.map(|a| a.l1))
             .unwrap_or(<G as sente::nnue::NnueGame>::ARCH.l1),
-        king_buckets: init_arch.map_or(<G as sente::nnue::NnueGame>::ARCH.king_buckets, |a| {
-            a.king_buckets
-        }),
+        king_buckets: t
+            .king_buckets
+            .or(init_arch.map(|a| a.king_buckets))
+            .unwrap_or(<G as sente::nnue::NnueGame>::ARCH.king_buckets),
         init,
     };
     let pool = rayon::ThreadPoolBuilder::new()

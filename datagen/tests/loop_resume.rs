@@ -370,3 +370,36 @@ fn train_epochs_size_the_training_to_the_pool() {
         .collect();
     assert_eq!(trained, [superbatches * 512], "{positions} positions");
 }
+
+#[test]
+fn train_king_buckets_fine_tunes_the_best_net_into_more_buckets() {
+    let (dir, config) = setup("loop-king-buckets", "");
+    let text = read(&config)
+        .replace("max_generation = 2\n", "max_generation = 1\n")
+        .replace(
+            "superbatches = 1\n",
+            "superbatches = 1\ninit = \"best\"\nking_buckets = 4\n",
+        );
+    std::fs::write(&config, text).unwrap();
+    let shipped = sente::nnue::format::NetHeader::parse(
+        &std::fs::read(dir.join("repo/nets/chess-default.nnue")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(shipped.arch.king_buckets, 1);
+    let log = ok(run_loop(&config, &[]));
+    assert!(log.contains("gen 1 promoted: chess-"), "{log}");
+    let history = read(&dir.join("repo/nets/history.tsv"));
+    let row = history.lines().last().unwrap();
+    assert!(
+        row.contains("--king-buckets 4") && row.contains("(fine-tuned from the parent)"),
+        "{row}"
+    );
+    let promoted = row.split('\t').nth(1).unwrap();
+    let header = sente::nnue::format::NetHeader::parse(
+        &std::fs::read(dir.join("repo/nets").join(promoted)).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(header.arch.king_buckets, 4);
+    assert_eq!(header.arch.l1, shipped.arch.l1);
+    remove_dirs([dir]);
+}
