@@ -11,6 +11,11 @@
 //! bucket's feature rows are a copy of the rows of the file's bucket that holds all of its king
 //! regions (`NnueGame::region_bucket`), so the new net starts as exactly the file's function and
 //! training then lets the buckets tell the king's positions apart.
+//!
+//! A net may start a run wider than it is (`--l1`): its hidden units keep their weights, and each
+//! new unit gets the trainer's random feature weights, a zero bias and zero output weights, so
+//! the wider net also starts as exactly the file's function; training then gives the new units a
+//! say.
 
 use crate::model::{FloatNet, WEIGHT_CLIP};
 use anyhow::{bail, Context, Result};
@@ -50,9 +55,10 @@ pub fn initial_net<G: NnueGame>(
     let file = read_net(&bytes, &G::ARCH)
         .with_context(|| format!("{} is not a {} net", path.display(), G::NAME))?;
     let arch = file.header.arch;
-    if arch.l1 != target.l1 {
+    if arch.l1 > target.l1 {
         bail!(
-            "{} is {} wide; this run trains {} wide (--l1 {}): give --l1 {} to start from it",
+            "{} is {} wide; this run trains {} wide (--l1 {}): a net can start a run as wide \
+             or wider, not narrower (give --l1 {} or more)",
             path.display(),
             arch.l1,
             target.l1,
@@ -72,39 +78,50 @@ pub fn initial_net<G: NnueGame>(
                 path.display()
             )
         })?;
+    let (old_l1, new_l1) = (arch.l1, target.l1);
     let arch = *target;
-    // The factor rows start at zero (`FloatNet::for_game`); everything else comes from the file.
+    // The factor rows start at zero and the real rows random (`FloatNet::for_game`); the file's
+    // units overwrite the first `old_l1` columns of every row, and a wider run's new units keep
+    // their random feature weights but start with zero bias and zero output weights.
     let mut net = FloatNet::for_game::<G>(arch, factors, 0);
     let layout = net.layout;
     let (qa, qb) = (arch.qa as f32, arch.qb as f32);
     let mut clamped = 0;
-    let mut clipped = |target: &mut [f32], values: &[i16], scale: f32| {
-        assert_eq!(target.len(), values.len());
-        for (t, &q) in target.iter_mut().zip(values) {
-            let value = q as f32 / scale;
-            clamped += (value.abs() > WEIGHT_CLIP) as usize;
-            *t = value.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+    // Copies `values` (rows of `old_l1`) into the first `old_l1` columns of `target`'s rows of
+    // `new_l1`, divided by `scale` and clamped to the trainer's clip.
+    let mut copy_rows = |target: &mut [f32], values: &[i16], scale: f32, clip: bool| {
+        assert_eq!(target.len() / new_l1, values.len() / old_l1);
+        for (row, source) in target
+            .chunks_exact_mut(new_l1)
+            .zip(values.chunks_exact(old_l1))
+        {
+            for (t, &q) in row.iter_mut().zip(source) {
+                let value = q as f32 / scale;
+                if clip {
+                    clamped += (value.abs() > WEIGHT_CLIP) as usize;
+                    *t = value.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+                } else {
+                    *t = value;
+                }
+            }
         }
     };
-    let bucket_len = arch.inputs * arch.l1;
+    let (old_bucket, new_bucket) = (arch.inputs * old_l1, arch.inputs * new_l1);
     for (bucket, &source) in sources.iter().enumerate() {
-        let start = layout.ft_w + bucket * bucket_len;
-        clipped(
-            &mut net.params[start..start + bucket_len],
-            &file.ft_weights[source * bucket_len..(source + 1) * bucket_len],
+        let start = layout.ft_w + bucket * new_bucket;
+        copy_rows(
+            &mut net.params[start..start + new_bucket],
+            &file.ft_weights[source * old_bucket..(source + 1) * old_bucket],
             qa,
+            true,
         );
     }
-    clipped(
-        &mut net.params[layout.out_w..layout.out_b],
-        &file.out_weights,
-        qb,
-    );
+    let out_w = &mut net.params[layout.out_w..layout.out_b];
+    out_w.fill(0.0);
+    copy_rows(out_w, &file.out_weights, qb, true);
     let ft_bias = &mut net.params[layout.ft_b..layout.out_w];
-    assert_eq!(ft_bias.len(), file.ft_bias.len());
-    for (t, &q) in ft_bias.iter_mut().zip(&file.ft_bias) {
-        *t = q as f32 / qa;
-    }
+    ft_bias.fill(0.0);
+    copy_rows(ft_bias, &file.ft_bias, qa, false);
     let out_bias = &mut net.params[layout.out_b..layout.total];
     assert_eq!(out_bias.len(), file.out_bias.len());
     for (t, &q) in out_bias.iter_mut().zip(&file.out_bias) {
@@ -181,21 +198,21 @@ mod tests {
     fn another_width_or_a_damaged_file_is_refused() {
         let dir = std::env::temp_dir().join(format!("sente-init-bad-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = written(&float_net(SUPPORTED_L1[0], true), &dir);
-        let wider = SUPPORTED_L1[1];
-        let error = initial_net::<Position>(&path, &Position::ARCH.with_l1(wider), true)
+        let path = written(&float_net(SUPPORTED_L1[1], true), &dir);
+        let narrower = SUPPORTED_L1[0];
+        let error = initial_net::<Position>(&path, &Position::ARCH.with_l1(narrower), true)
             .err()
             .unwrap()
             .to_string();
         assert!(
-            error.contains(&format!("--l1 {}", SUPPORTED_L1[0])),
+            error.contains(&format!("--l1 {} or more", SUPPORTED_L1[1])),
             "{error}"
         );
         let mut bytes = std::fs::read(&path).unwrap();
         let middle = bytes.len() / 2;
         bytes[middle] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
-        let error = initial_net::<Position>(&path, &Position::ARCH.with_l1(SUPPORTED_L1[0]), true)
+        let error = initial_net::<Position>(&path, &Position::ARCH.with_l1(SUPPORTED_L1[1]), true)
             .err()
             .unwrap();
         assert!(format!("{error:#}").contains("checksum"), "{error:#}");
@@ -223,39 +240,68 @@ mod tests {
         assert_eq!(source_bucket::<Position>(4, 2, 1), None);
     }
 
-    /// A one-bucket net read into four buckets evaluates every position as the file does
-    /// (each bucket a copy), and a four-bucket run refuses a one-bucket target.
+    /// A one-bucket net read into four buckets, into a wider net, or both, evaluates every
+    /// position as the file does (each bucket a copy; new units silent), and a four-bucket run
+    /// refuses a one-bucket target.
     #[test]
-    fn a_net_starts_a_run_with_more_king_buckets_as_the_same_function() {
+    fn a_net_starts_a_run_with_more_king_buckets_or_wider_as_the_same_function() {
         use sente::nnue::{evaluate_from_scratch, Network, SimdLevel};
         let dir = std::env::temp_dir().join(format!("sente-init-kb-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let trained = float_net(SUPPORTED_L1[0], true);
         let path = written(&trained, &dir);
-        let target = trained.arch.with_king_buckets(4);
-        let start = initial_net::<Position>(&path, &target, true).unwrap();
-        assert_eq!(start.net.arch, target);
-        let (four, _) = quantize(&start.net, "init test");
         let one = Network::from_bytes(&std::fs::read(&path).unwrap(), &Position::ARCH).unwrap();
-        let four = Network::from_bytes(&four, &Position::ARCH).unwrap();
-        assert_eq!(four.arch().king_buckets, 4);
-        let mut positions = 0;
-        for fen in [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r4rk1/pp3ppp/8/3q4/8/5N2/PPP1KPPP/R6R w - - 0 1",
-            "8/5k2/8/3K4/8/8/4R3/8 b - - 0 1",
-            "4k3/8/8/8/8/8/8/3K4 w - - 0 1",
-            "2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/2KR3R w - - 0 1",
+        // More buckets, a wider net, and both.
+        let wider = SUPPORTED_L1[2];
+        let mut four_buckets = None;
+        for target in [
+            trained.arch.with_king_buckets(4),
+            trained.arch.with_l1(wider),
+            trained.arch.with_l1(wider).with_king_buckets(4),
         ] {
-            let pos = <Position as sente::game::Game>::from_text(fen).unwrap();
-            assert_eq!(
-                evaluate_from_scratch(&one, SimdLevel::Scalar, &pos),
-                evaluate_from_scratch(&four, SimdLevel::Scalar, &pos),
-                "{fen}"
-            );
-            positions += 1;
+            let start = initial_net::<Position>(&path, &target, true).unwrap();
+            assert_eq!(start.net.arch, target);
+            let (bytes, _) = quantize(&start.net, "init test");
+            let other = Network::from_bytes(&bytes, &Position::ARCH).unwrap();
+            assert_eq!(other.arch().king_buckets, target.king_buckets);
+            assert_eq!(other.arch().l1, target.l1);
+            let mut positions = 0;
+            for fen in [
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "r4rk1/pp3ppp/8/3q4/8/5N2/PPP1KPPP/R6R w - - 0 1",
+                "8/5k2/8/3K4/8/8/4R3/8 b - - 0 1",
+                "4k3/8/8/8/8/8/8/3K4 w - - 0 1",
+                "2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/2KR3R w - - 0 1",
+            ] {
+                let pos = <Position as sente::game::Game>::from_text(fen).unwrap();
+                assert_eq!(
+                    evaluate_from_scratch(&one, SimdLevel::Scalar, &pos),
+                    evaluate_from_scratch(&other, SimdLevel::Scalar, &pos),
+                    "{fen}, {target}"
+                );
+                positions += 1;
+            }
+            assert_eq!(positions, 5);
+            if target.l1 == wider {
+                // The new units learn: random feature weights, zero bias and output weights.
+                let (net, old) = (&start.net, trained.arch.l1);
+                let l = net.layout;
+                let new_units = |row: &[f32]| row[old..].to_vec();
+                let features: Vec<f32> = net.params[l.ft_w..l.ft_b]
+                    .chunks_exact(wider)
+                    .take(net.arch.feature_rows())
+                    .flat_map(new_units)
+                    .collect();
+                assert!(features.iter().filter(|&&w| w != 0.0).count() > features.len() / 2);
+                assert!(net.params[l.ft_b..l.out_w][old..].iter().all(|&b| b == 0.0));
+                assert!(net.params[l.out_w..l.out_b]
+                    .chunks_exact(wider)
+                    .all(|row| row[old..].iter().all(|&w| w == 0.0)));
+            } else {
+                four_buckets = Some(start);
+            }
         }
-        assert_eq!(positions, 5);
+        let start = four_buckets.unwrap();
         let fewer = trained.arch.with_king_buckets(1);
         let four_path = dir.join("four.nnue");
         std::fs::write(&four_path, quantize(&start.net, "four").0).unwrap();

@@ -84,8 +84,10 @@ pub struct TrainArgs {
     pub king_buckets: Option<usize>,
     /// Start from this net file's weights instead of random ones: fine-tuning a promoted net
     /// on new data (usually with a lower learning rate). Its width is the run's width unless
-    /// --l1 says otherwise (then refused). A resume continues from the checkpoint, which
-    /// must have started from the same file.
+    /// --l1 gives a wider one: the file's units keep their weights and the new ones start
+    /// silent (zero bias and output weights), so the run starts as the file's function; a
+    /// narrower --l1 is refused. A resume continues from the checkpoint, which must have
+    /// started from the same file.
     #[arg(long)]
     pub init: Option<PathBuf>,
 }
