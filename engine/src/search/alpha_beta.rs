@@ -275,8 +275,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         }
 
         // Internal iterative reduction: no table move means this node was never searched well.
-        if depth >= 4 && !tt_move.is_some() && (pv_node || cut_node) && !excluded.is_some() {
-            depth -= 1;
+        if depth >= 4 && !tt_move.is_some() && !excluded.is_some() {
+            if pv_node {
+                depth -= params.iir_pv_plies;
+            } else if cut_node {
+                depth -= params.iir_cut_plies;
+            }
         }
 
         let base = ply * self.move_capacity;
