@@ -275,12 +275,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         }
 
         // Internal iterative reduction: no table move means this node was never searched well.
-        if depth >= 4 && !tt_move.is_some() && !excluded.is_some() {
-            if pv_node {
-                depth -= params.iir_pv_plies;
-            } else if cut_node {
-                depth -= params.iir_cut_plies;
-            }
+        if depth >= 4 && !tt_move.is_some() && (pv_node || cut_node) && !excluded.is_some() {
+            depth -= 1;
         }
 
         let base = ply * self.move_capacity;

@@ -93,11 +93,6 @@ search_params! {
     lmr_divisor: 225, 150..=350, step 12;
     /// Late-move reductions: one ply less per this much history.
     lmr_history_divisor: 8192, 4096..=16384, step 512;
-    /// Internal iterative reduction: plies a PV node without a table move loses (from depth 4).
-    iir_pv_plies: 1, 1..=3, step 1;
-    /// Internal iterative reduction: plies an expected cut node without a table move loses
-    /// (from depth 4).
-    iir_cut_plies: 1, 0..=3, step 1;
     /// Aspiration window: initial half-width.
     aspiration_delta: 18, 8..=40, step 2;
     /// Quiescence futility: captures whose gain stays this far below alpha are skipped.
