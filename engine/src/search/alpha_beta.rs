@@ -501,7 +501,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let full_null_window;
             if depth >= 3
                 && moves_searched > root as usize
-                && (quiet || is_losing_noisy(order_score) || (features.cut_capture_lmr && cut_node))
+                && (quiet || is_losing_noisy(order_score))
             {
                 // Whole-ply adjustments to the table's reduction.
                 let mut r = 0;

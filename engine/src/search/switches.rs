@@ -42,10 +42,6 @@ search_switches! {
     /// (`datagen::generate::DATAGEN_SEARCH`) so that recorded scores keep the net's own units.
     /// Games without a board material (shogi) are unchanged either way.
     material_scaling: G::MATERIAL_SCALING;
-    /// Late-move reductions also reduce captures that SEE does not call losing, at expected cut
-    /// nodes (Stockfish 15.1 reduces them outside its PV-like nodes); without it only quiet
-    /// moves and losing captures are reduced.
-    cut_capture_lmr: false;
 }
 
 impl SearchFeatures {
