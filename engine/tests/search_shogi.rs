@@ -6,7 +6,7 @@ mod search_support;
 use search_support::{assert_pv_legal, clock_limits, depth, search_infos, search_root as run};
 use sente::game::Game;
 use sente::movelist::MoveList;
-use sente::search::{Limits, Score, SearchOptions, SearchParams, Searcher};
+use sente::search::{Limits, Score, SearchOptions, Searcher};
 use sente::shogi::{ClassicalEval, EnteringKingRule, Position, ShogiRules};
 use std::time::Instant;
 
@@ -165,40 +165,4 @@ fn the_clock_ends_even_the_first_root_move_of_depth_one() {
     let (pruned, _) = run(&mut s, &root, &depth(1));
     assert!(pruned.best.is_some_and(|m| root.is_legal_move(m)));
     assert!(pruned.nodes < 700_000, "{} nodes", pruned.nodes);
-}
-
-/// With byoyomi alone left, time not used is lost: `byoyomi_stable_permille` 1000 keeps the
-/// search going to its hard bound (0.1 s less its reserve and the move overhead: 65,000 nodes on
-/// a 1,000 nodes/ms clock) where the stability rule alone stops after an iteration once 70% of
-/// the budget has passed (in this bench position at 45,526 nodes). While main time is left the
-/// parameter changes nothing.
-#[test]
-fn byoyomi_alone_can_be_used_to_the_hard_bound() {
-    let root = pos(sente::bench::positions::SHOGI[10]);
-    let options = SearchOptions {
-        nodes_per_ms: 1000,
-        ..SearchOptions::default()
-    };
-    let nodes = |byoyomi_stable: u32, main_ms: u64| {
-        let mut s = Searcher::new(ClassicalEval::default());
-        let params = SearchParams::for_game::<Position>()
-            .with_changes(&format!("byoyomi_stable_permille={byoyomi_stable}"))
-            .unwrap();
-        s.set_params(params);
-        let limits = clock_limits([main_ms; 2], 0, 100);
-        let (result, _) = search_infos(&mut s, &root, &[], &limits, &options);
-        assert!(result.best.is_some_and(|m| root.is_legal_move(m)));
-        result.nodes
-    };
-    let stable = nodes(0, 0);
-    let whole = nodes(1000, 0);
-    assert!(
-        (65_000..=65_000 + 256).contains(&whole),
-        "{whole} nodes on a 65,000-node hard bound"
-    );
-    assert!(
-        stable < whole,
-        "{stable} nodes without the floor, {whole} with it"
-    );
-    assert_eq!(nodes(0, 1_000), nodes(1000, 1_000));
 }

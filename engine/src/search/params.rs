@@ -128,10 +128,6 @@ search_params! {
     time_change_permille: 500, 0..=1200, step 50;
     /// Time: the largest share of the soft bound the changes may stretch it to.
     time_stretch_max_permille: 2000, 1000..=3000, step 100;
-    /// Time: with byoyomi alone left (no main time), the stability scale above is never below
-    /// this share (per mille): byoyomi unused is lost, so 1000 thinks to the hard bound unless a
-    /// single move is legal; 0 leaves the scale as it is.
-    byoyomi_stable_permille: 0, 0..=1000, step 50;
 }
 
 impl SearchParams {

@@ -152,8 +152,6 @@ pub struct TimeManager {
     nodes: u64,
     /// Before this, the soft bound does not end the search (`MinimumThinkingTime`).
     floor_ms: u64,
-    /// The clock has byoyomi and no main time left for this side: time not used is lost.
-    byoyomi_only: bool,
 }
 
 impl TimeManager {
@@ -176,10 +174,6 @@ impl TimeManager {
                 plan,
             )
         };
-        let byoyomi_only = limits.move_time_ms.is_none()
-            && limits.clock.as_ref().is_some_and(|c| {
-                c.byoyomi_ms[side.index()] > 0 && c.time_ms[side.index()].unwrap_or(0) == 0
-            });
         Self {
             start: Instant::now(),
             budget,
@@ -187,7 +181,6 @@ impl TimeManager {
             nodes_per_ms: 0,
             nodes: 0,
             floor_ms: 0,
-            byoyomi_only,
         }
     }
 
@@ -242,11 +235,6 @@ impl TimeManager {
 
     pub fn budget(&self) -> Option<TimeBudget> {
         self.budget
-    }
-
-    /// Whether this move is played on byoyomi alone (no main time left): its unused time is lost.
-    pub fn byoyomi_only(&self) -> bool {
-        self.byoyomi_only
     }
 
     /// Whether the hard bound has passed (never while pondering).

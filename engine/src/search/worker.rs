@@ -327,9 +327,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let mut scale = (params.time_stable_permille as f64
                 + params.time_change_permille as f64 * best_changes)
                 .min(params.time_stretch_max_permille as f64) as u64;
-            if main.time.byoyomi_only() {
-                scale = scale.max(params.byoyomi_stable_permille as u64);
-            }
             if self.root_moves.len() == 1 {
                 scale = 100;
             }
