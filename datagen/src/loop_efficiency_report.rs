@@ -2,6 +2,8 @@
 //! `GAME/efficiency.tsv` (`loop_efficiency`) and `GAME/promotions.tsv` (the SPRT line of each
 //! promotion, written by `loop_match::decide`). A generation's cost is every row of all its
 //! attempts; the CPU of generations that were never promoted counts toward the next promotion.
+//! Self-play that killed processes did before a run finished is charged at the finishing
+//! process's measured rate (`Generation::add_killed_runs`), marked `*` with a footnote.
 //! Rows that do not parse are skipped with a warning naming the file and line.
 
 use crate::loop_efficiency::{StepRow, EFFICIENCY_FILE, HEADER};
@@ -62,6 +64,10 @@ struct Generation {
     other: Tally,
     /// Attempts with a `decide` row.
     decided: BTreeSet<u32>,
+    /// Per attempt: the `generate` rows' tally and the positions its `pool` rows added.
+    generated_and_pooled: BTreeMap<u32, (Tally, u64)>,
+    /// Self-play CPU estimated for positions that killed processes generated (`add_killed_runs`).
+    killed: Tally,
 }
 
 impl Generation {
@@ -70,12 +76,36 @@ impl Generation {
         if row.step == "decide" {
             self.decided.insert(row.attempt);
         }
+        let attempt = self.generated_and_pooled.entry(row.attempt).or_default();
+        match row.step.as_str() {
+            "generate" => attempt.0.add(row),
+            "pool" => attempt.1 += row.work,
+            _ => {}
+        }
         match kind(&row.step) {
             Kind::Generate => self.generate.add(row),
             Kind::Rescore => self.rescore.add(row),
             Kind::Train => self.train.add(row),
             Kind::Match => self.matches.add(row),
             Kind::Other => self.other.add(row),
+        }
+    }
+
+    /// A `generate` row counts only the process that finished the run: the positions that
+    /// killed processes wrote before it (a session's end, `loop.sh stop`) are in the pool but
+    /// their CPU is not. Each attempt whose pool got more positions than its `generate` rows
+    /// counted is charged for the difference at the rate those rows measured, in `killed` and
+    /// in the generate tally (an attempt without a measured rate, as with `[slurm]`, is not).
+    fn add_killed_runs(&mut self) {
+        for (generated, pooled) in self.generated_and_pooled.values() {
+            if *pooled > generated.work && generated.work > 0 && generated.cpu > 0.0 {
+                let positions = pooled - generated.work;
+                let cpu = positions as f64 * generated.cpu / generated.work as f64;
+                for tally in [&mut self.killed, &mut self.generate] {
+                    tally.cpu += cpu;
+                    tally.work += positions;
+                }
+            }
         }
     }
 
@@ -154,6 +184,9 @@ pub fn report_of(
             Err(e) => warnings.push(format!("{efficiency_name}:{}: {e}; row skipped", index + 1)),
         }
     }
+    for g in generations.values_mut() {
+        g.add_killed_runs();
+    }
     let promoted =
         promotions_by_generation(&generations, promotions, promotions_name, &mut warnings);
 
@@ -200,10 +233,15 @@ pub fn report_of(
             }
             None => ("-".into(), "-".into(), "-".into()),
         };
+        let generate_hours = if g.killed.work > 0 {
+            format!("{}*", hours(g.generate.cpu))
+        } else {
+            hours(g.generate.cpu)
+        };
         rows.push(vec![
             generation.to_string(),
             g.attempts.len().to_string(),
-            hours(g.generate.cpu),
+            generate_hours,
             hours(g.rescore.cpu),
             hours(g.train.cpu),
             hours(g.matches.cpu),
@@ -221,6 +259,15 @@ pub fn report_of(
          generation), work per CPU-second; cost: the CPU-hours since the previous promotion\n"
     );
     text += &table(&rows);
+    for (generation, g) in generations.iter().filter(|(_, g)| g.killed.work > 0) {
+        text += &format!(
+            "* gen {generation}: includes {} CPU-hours estimated for {} positions that killed \
+             processes generated (pooled but not counted), at the rate the finishing process \
+             measured\n",
+            hours(g.killed.cpu),
+            g.killed.work
+        );
+    }
     if promotions_counted > 0 {
         let per_hour = if total_cost > 0.0 {
             format!("{:.2}", total_elo / (total_cost / 3600.0))

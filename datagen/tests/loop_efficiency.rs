@@ -188,6 +188,51 @@ fn damaged_rows_are_skipped_with_their_file_and_line() {
 }
 
 #[test]
+fn self_play_of_killed_processes_is_charged_at_the_measured_rate() {
+    let efficiency = vec![
+        HEADER.to_string(),
+        // Attempt 1's run was killed twice: the process that finished it wrote 300,000 of the
+        // 900,000 positions the pool got, in 600 CPU-seconds.
+        row(7, 1, "generate", 600.0, 300_000, "positions"),
+        row(7, 1, "pool", 0.0, 900_000, "positions"),
+        row(7, 1, "train", 1800.0, 900_000, "training positions"),
+        row(7, 1, "match-r1", 1800.0, 900, "games"),
+        row(7, 1, "decide", 0.0, 0, "-"),
+        // Attempt 2 ran in one process: nothing to add.
+        row(7, 2, "generate", 900.0, 450_000, "positions"),
+        row(7, 2, "pool", 0.0, 450_000, "positions"),
+        // A generate row without a measured rate (a Slurm array) is not extrapolated.
+        row(8, 1, "generate", 0.0, 0, "positions"),
+        row(8, 1, "pool", 0.0, 900_000, "positions"),
+    ];
+    let promotions = vec![promotion(
+        "71",
+        "Elo +12.0 ± 6.0 (95%), 3000 games, SPRT [0,10] LLR 2.96 H1",
+    )];
+    let (dir, config) = setup("efficiency-killed", &efficiency, &promotions);
+    let (report, warnings) = run_efficiency(&config);
+    assert!(!warnings.contains("warning"), "{warnings}");
+    // Generate: 600 + 900 measured + 1,200 estimated = 2,700 s; total 2,700 + 1,800 + 1,800.
+    assert_eq!(
+        cells(&report, 7),
+        [
+            "7", "2", "0.750*", "0.000", "0.500", "0.500", "1.750", "500.0", "500.0", "0.500",
+            "+12.0", "±", "6.0", "1.750", "6.86"
+        ],
+        "{report}"
+    );
+    assert_eq!(cells(&report, 8)[2], "0.000", "{report}");
+    assert!(
+        report.contains(
+            "* gen 7: includes 0.333 CPU-hours estimated for 600000 positions that killed processes"
+        ),
+        "{report}"
+    );
+    assert!(!report.contains("* gen 8"), "{report}");
+    remove_dirs([dir]);
+}
+
+#[test]
 fn a_loop_without_rows_says_so() {
     let dir = scratch_dir("efficiency-none");
     let config = dir.join("loop.toml");
