@@ -297,7 +297,10 @@ pub fn opening_for<G: Game, E: Evaluator<G>>(
             &opening.position,
             &opening.history,
             &limits,
-            &SearchOptions::default(),
+            &SearchOptions {
+                report_progress: false,
+                ..SearchOptions::default()
+            },
             &SearchControl::default(),
             &mut |_| {},
         );

@@ -300,6 +300,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// Quiescence in check searches every capture but only two quiet evasions once a line
     /// escapes mate (in shogi, drops between a ranging checker and the king multiply). Shogi.
     const QS_EVASION_PRUNING: bool = false;
+    /// The search's rule checks scan the whole game history only when the position may occur
+    /// before the root (`search::root_keys`): worth it where repetitions are searched back over
+    /// the whole game (shogi has no irreversible moves), not where a counter of reversible
+    /// plies bounds the scan (chess's halfmove clock). Shogi.
+    const ROOT_KEY_FILTER: bool = false;
     /// The search parameters this game changes from `SearchParams::default()`, as
     /// `SearchParams::with_changes` takes them.
     const SEARCH_PARAMS: &'static str = "";
@@ -314,7 +319,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// material, max plies, entering king ... `history` lists earlier positions oldest first (the
     /// last entry is the parent of `self`). With `in_search`, a single earlier occurrence within
     /// the history counts as a repetition (the usual search shortcut); otherwise the game's strict
-    /// rule applies (chess threefold, shogi fourfold with perpetual-check detection).
+    /// rule applies (chess threefold, shogi fourfold with perpetual-check detection). The outcome
+    /// may depend on `history` only back to the earliest entry with `self`'s hash: the search
+    /// passes only its own plies when the position occurs nowhere before them (`RootKeys`).
     fn rule_outcome(&self, history: &[HistoryEntry], in_search: bool) -> Option<Outcome>;
     /// Shogi: whether the side to move may declare an entering-king win now (per the rule this
     /// position was configured with). Chess: always false.

@@ -1,10 +1,11 @@
-//! The search on shogi positions: drop mates, the entering-king declaration, byoyomi time
-//! limits, determinism and legal PVs from the built-in bench positions.
+//! The search on shogi positions: drop mates, the entering-king declaration, repetition
+//! through the game history, byoyomi time limits, determinism and legal PVs from the built-in
+//! bench positions.
 
 mod search_support;
 
 use search_support::{assert_pv_legal, clock_limits, depth, search_infos, search_root as run};
-use sente::game::Game;
+use sente::game::{Game, HistoryEntry};
 use sente::movelist::MoveList;
 use sente::search::{Limits, Score, SearchOptions, Searcher};
 use sente::shogi::{ClassicalEval, EnteringKingRule, Position, ShogiRules};
@@ -23,6 +24,49 @@ fn gold_drop_mate_in_one() {
     assert_eq!(result.score, Score::MatePlies(1));
     assert_eq!(root.format_move(result.best.unwrap()), "G*5b");
     assert_eq!(infos.last().unwrap().pv.len(), 1);
+}
+
+#[test]
+fn repetition_through_a_long_game_history_is_a_draw() {
+    // Black has a rook more. Before the root, the rook walks up the 1-file and back while the
+    // White king steps 5a-6a and back (28 plies), then 5i4i 5a4a 4i5i: White to move, and only
+    // 4a5a, back to a position of the history, saves the game.
+    let mut p = pos("4k4/9/9/9/9/9/9/9/4K3R b - 1");
+    let mut history = Vec::new();
+    let squares = ["1i", "1h", "1g", "1f", "1e", "1d", "1c", "1b"];
+    let mut moves = Vec::new();
+    for (i, pair) in squares.windows(2).enumerate() {
+        moves.push(format!("{}{}", pair[0], pair[1]));
+        moves.push(if i % 2 == 0 { "5a6a" } else { "6a5a" }.to_string());
+    }
+    for (i, pair) in squares.windows(2).rev().enumerate() {
+        moves.push(format!("{}{}", pair[1], pair[0]));
+        moves.push(if i % 2 == 0 { "6a5a" } else { "5a6a" }.to_string());
+    }
+    for text in ["5i4i", "5a4a", "4i5i"] {
+        moves.push(text.to_string());
+    }
+    for text in &moves {
+        history.push(HistoryEntry {
+            hash: p.hash(),
+            in_check: p.in_check(),
+        });
+        let m = p.parse_move(text).unwrap();
+        p.make_move(m);
+    }
+    assert_eq!(history.len(), 31);
+    let mut s = Searcher::new(ClassicalEval::default());
+    let (with_history, _) =
+        search_infos(&mut s, &p, &history, &depth(6), &SearchOptions::default());
+    assert_eq!(with_history.score, Score::Cp(0));
+    assert_eq!(p.format_move(with_history.best.unwrap()), "4a5a");
+    s.clear();
+    let (without, _) = run(&mut s, &p, &depth(6));
+    assert!(
+        matches!(without.score, Score::Cp(cp) if cp < -300),
+        "{:?}",
+        without.score
+    );
 }
 
 #[test]

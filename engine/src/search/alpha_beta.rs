@@ -57,7 +57,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let features = &shared.features;
 
         if !root {
-            if let Some(outcome) = pos.rule_outcome(&self.game_history, true) {
+            if let Some(outcome) = pos.rule_outcome(self.rule_history(pos), true) {
                 return outcome_value(outcome, ply);
             }
             if ply >= MAX_PLY - 1 {
@@ -487,7 +487,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             self.enter_child(pos, &child);
             if root && main.is_some() && self.id == 0 {
                 if let Some(main) = main.as_deref_mut() {
-                    if main.time.elapsed_ms() > 1000 {
+                    if main.reported_lines > 0 && main.time.elapsed_ms() > 1000 {
                         (main.report)(SearchEvent::CurrentMove {
                             depth: depth as u32,
                             mv: m,

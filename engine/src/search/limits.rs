@@ -66,6 +66,11 @@ pub struct SearchOptions {
     pub tablebase: super::tablebase::TablebaseOptions,
     /// YaneuraOu's `NetworkDelay2`, `MinimumThinkingTime` and `SlowMover` (USI).
     pub time_shaping: super::time_shaping::TimeShaping,
+    /// Whether the search reports progress (`SearchEvent`s: info lines, current move). A caller
+    /// that reads only the result (self-play, matches, rescoring) turns it off, and the search
+    /// then neither builds the lines nor reads the clock to decide whether to send them; the
+    /// search itself is the same.
+    pub report_progress: bool,
 }
 
 impl Default for SearchOptions {
@@ -78,6 +83,7 @@ impl Default for SearchOptions {
             nodes_per_ms: 0,
             tablebase: Default::default(),
             time_shaping: Default::default(),
+            report_progress: true,
         }
     }
 }

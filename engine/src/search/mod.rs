@@ -18,6 +18,7 @@ pub mod params;
 pub mod prefetch;
 pub mod pv;
 pub mod quiescence;
+pub mod root_keys;
 pub mod strength;
 pub mod switches;
 pub mod tablebase;
@@ -356,7 +357,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         };
         let (main_worker, helpers) = self.workers.split_at_mut(1);
         let main_worker = &mut main_worker[0];
-        let reported_lines = options.multi_pv.max(1);
+        let reported_lines = if options.report_progress {
+            options.multi_pv.max(1)
+        } else {
+            0
+        };
         // The main worker runs on its own large-stack thread too, whatever the caller's stack;
         // its events come back over a channel and are reported from the calling thread.
         let (events, received) = std::sync::mpsc::channel();

@@ -33,7 +33,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         }
         self.seldepth = self.seldepth.max(ply);
         let pv_node = beta - alpha > 1;
-        if let Some(outcome) = pos.rule_outcome(&self.game_history, true) {
+        if let Some(outcome) = pos.rule_outcome(self.rule_history(pos), true) {
             return outcome_value(outcome, ply);
         }
         let in_check = pos.in_check();

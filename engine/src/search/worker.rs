@@ -8,6 +8,7 @@ use super::events::{ScoreBound, SearchEvent, SearchInfo};
 use super::history::{ContinuationKeys, HistoryTables, PieceTo};
 use super::params::SearchParams;
 use super::pv::legal_prefix;
+use super::root_keys::RootKeys;
 use super::switches::SearchFeatures;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
@@ -66,7 +67,8 @@ impl SharedSearch<'_> {
 pub struct MainThreadContext<'a, 'r, M> {
     pub time: &'a mut TimeManager,
     pub report: &'a mut (dyn FnMut(SearchEvent<M>) + 'r),
-    /// Multi-PV lines to report (strength limiting may search more than it shows).
+    /// Multi-PV lines to report (strength limiting may search more than it shows); 0 when the
+    /// caller wants no progress events at all (`SearchOptions::report_progress`).
     pub reported_lines: usize,
 }
 
@@ -131,6 +133,8 @@ pub struct Worker<G: Game, E: Evaluator<G>> {
     pub(super) sort_keys: Vec<u64>,
     pub(super) move_capacity: usize,
     pub(super) game_history: Vec<HistoryEntry>,
+    /// The positions of `game_history` before the root, as a filter for the rule checks.
+    pub(super) root_keys: RootKeys,
     pub root_moves: Vec<RootMove<G::Move>>,
     pub(super) nodes: u64,
     pub(super) seldepth: usize,
@@ -188,6 +192,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             sort_keys: vec![0; move_capacity],
             move_capacity,
             game_history: Vec::with_capacity(1024 + MAX_PLY),
+            root_keys: RootKeys::default(),
             root_moves: Vec::with_capacity(move_capacity),
             nodes: 0,
             seldepth: 0,
@@ -232,6 +237,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let keep = history.len().min(self.game_history.capacity() - MAX_PLY);
         self.game_history
             .extend_from_slice(&history[history.len() - keep..]);
+        if G::ROOT_KEY_FILTER {
+            self.root_keys.fill(&self.game_history);
+        }
         let mut moves = G::Moves::default();
         root.generate_legal(&mut moves);
         self.root_moves.clear();
@@ -378,7 +386,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 return;
             };
             if let Some(main) = main.as_deref_mut() {
-                if main.time.elapsed_ms() > 1000 && self.pv_index < main.reported_lines {
+                if self.pv_index < main.reported_lines && main.time.elapsed_ms() > 1000 {
                     let mut info = self.line_info(root, shared, main.time, self.pv_index, depth);
                     info.bound = bound;
                     (main.report)(SearchEvent::Pv(info));
@@ -637,6 +645,18 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let len = child_len.min(MAX_PLY - 1);
         row[1..1 + len].copy_from_slice(&tail[..len]);
         self.pv_len[ply] = 1 + len;
+    }
+
+    /// The game history a rule check of `pos` needs (`Game::rule_outcome`): the search's own
+    /// plies only, where the game filters by the keys before the root and `pos` is not among
+    /// them.
+    #[inline]
+    pub(super) fn rule_history(&self, pos: &G) -> &[HistoryEntry] {
+        if G::ROOT_KEY_FILTER {
+            self.root_keys.rule_history(&self.game_history, pos.hash())
+        } else {
+            &self.game_history
+        }
     }
 
     pub(super) fn enter_child(&mut self, pos: &G, child: &G) {

@@ -41,7 +41,11 @@ impl<E> PlayerConfig<E> {
         Self {
             name: name.to_string(),
             evaluator,
-            options: SearchOptions::default(),
+            // The game runner reads only each search's result.
+            options: SearchOptions {
+                report_progress: false,
+                ..SearchOptions::default()
+            },
             features: SearchFeatures::for_game::<G>(),
             params: SearchParams::for_game::<G>(),
             hash_mb: 8,

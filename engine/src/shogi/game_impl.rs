@@ -24,6 +24,7 @@ impl Game for Position {
     const THREAT_BUCKETS: usize = super::threats::THREAT_BUCKETS;
     const EXTEND_CHECKS: bool = false;
     const QS_EVASION_PRUNING: bool = true;
+    const ROOT_KEY_FILTER: bool = true;
 
     fn startpos() -> Self {
         Position::from_sfen(STARTPOS_SFEN).expect("the start position parses")

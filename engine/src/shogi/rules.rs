@@ -147,26 +147,9 @@ impl Position {
     /// ends the game. A side that gave check with every one of its moves since the first
     /// counted occurrence loses; otherwise it is a draw.
     fn repetition_outcome(&self, history: &[HistoryEntry], in_search: bool) -> Option<Outcome> {
-        let key = self.hash_key();
         let needed = if in_search { 1 } else { 3 };
+        let first_distance = occurrence_distance(history, self.hash_key(), needed)?;
         let len = history.len();
-        let mut found = 0;
-        let mut first_distance = 0;
-        // Same side to move: even distances. history[len - d] is `d` plies before `self`.
-        let mut distance = 2;
-        while distance <= len {
-            if history[len - distance].hash == key {
-                found += 1;
-                first_distance = distance;
-                if found == needed {
-                    break;
-                }
-            }
-            distance += 2;
-        }
-        if found < needed {
-            return None;
-        }
         // Moves in the span: the one into `self` (by the opponent, "them"), and the ones into
         // history[len - d] for d in 1..first_distance (odd d: by us, even d: by them).
         let mut them_always_checked = self.checkers().any();
@@ -185,5 +168,97 @@ impl Position {
             _ => (GameResult::Draw, EndReason::Repetition),
         };
         Some(Outcome { result, reason })
+    }
+}
+
+/// How many plies back (an even number) the `needed`-th earlier occurrence of `key` lies, among
+/// the positions of `history` (oldest first) with the same side to move as the position after
+/// it, nearest first; `None` when there are fewer.
+///
+/// Most positions of a search repeat none, so the scan tests four candidates (eight plies) per
+/// branch and looks at them one by one only when the block holds a match.
+fn occurrence_distance(history: &[HistoryEntry], key: u64, needed: usize) -> Option<usize> {
+    // The candidates are history[len - 2], history[len - 4], …: the last entry of each pair of
+    // `history[..len - 1]` counted from its end.
+    let before = &history[..history.len().saturating_sub(1)];
+    let mut found = 0;
+    let mut count = |distance: usize| {
+        found += 1;
+        (found == needed).then_some(distance)
+    };
+    let blocks = before.rchunks_exact(8);
+    let rest = blocks.remainder();
+    for (block_index, block) in blocks.enumerate() {
+        let hit = (block[7].hash == key)
+            | (block[5].hash == key)
+            | (block[3].hash == key)
+            | (block[1].hash == key);
+        if hit {
+            for (offset, slot) in [7, 5, 3, 1].into_iter().enumerate() {
+                if block[slot].hash == key {
+                    if let Some(distance) = count(8 * block_index + 2 * offset + 2) {
+                        return Some(distance);
+                    }
+                }
+            }
+        }
+    }
+    for slot in (0..rest.len()).rev().step_by(2) {
+        if rest[slot].hash == key {
+            // rest[slot] is history[slot], history.len() - slot plies back.
+            if let Some(distance) = count(before.len() + 1 - slot) {
+                return Some(distance);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scan one candidate at a time, as the rules state it.
+    fn occurrence_distance_plain(
+        history: &[HistoryEntry],
+        key: u64,
+        needed: usize,
+    ) -> Option<usize> {
+        let mut found = 0;
+        (2..=history.len()).step_by(2).find(|&distance| {
+            found += usize::from(history[history.len() - distance].hash == key);
+            found == needed
+        })
+    }
+
+    #[test]
+    fn the_blocked_scan_finds_what_the_plain_scan_finds() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for len in 0..40 {
+            for _ in 0..200 {
+                // Keys from a small alphabet so that repeats are common, at every parity.
+                let history: Vec<HistoryEntry> = (0..len)
+                    .map(|_| HistoryEntry {
+                        hash: next() % 5,
+                        in_check: false,
+                    })
+                    .collect();
+                for key in 0..5 {
+                    for needed in 1..=3 {
+                        assert_eq!(
+                            occurrence_distance(&history, key, needed),
+                            occurrence_distance_plain(&history, key, needed),
+                            "len {len} key {key} needed {needed}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
