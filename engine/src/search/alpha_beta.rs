@@ -25,10 +25,6 @@ const MAX_QUIETS_TRIED: usize = 64;
 /// `Game::HINDSIGHT_DEPTH`: both sides' static evaluations summing above this (the position
 /// looked better to each side on its turn) makes a reduced node a ply shallower.
 const HINDSIGHT_QUIET_MARGIN: i32 = 85;
-/// `double_extensions`: how far below the singular bound the excluded search must fail.
-const DOUBLE_EXTENSION_MARGIN: i32 = 25;
-/// `double_extensions`: the most double extensions on one line.
-const DOUBLE_EXTENSION_LIMIT: i32 = 10;
 
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     /// Principal variation search of `pos` at `ply` to `depth`, within (`alpha`, `beta`).
@@ -237,7 +233,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 child.make_null_move();
                 shared.tt.prefetch(child.hash());
                 self.stack[ply].piece_to = None;
-                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.enter_child(pos, &child);
                 let value = -self.negamax(
                     &child,
@@ -474,13 +469,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     );
                     if value < singular_beta {
                         extension = 1;
-                        if features.double_extensions
-                            && !pv_node
-                            && value < singular_beta - DOUBLE_EXTENSION_MARGIN
-                            && self.stack[ply].double_extensions < DOUBLE_EXTENSION_LIMIT
-                        {
-                            extension = 2;
-                        }
                     } else if !pv_node && singular_beta >= beta {
                         // Multi-cut: several moves beat beta.
                         return singular_beta;
@@ -496,8 +484,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let mut child = pos.clone();
             child.make_move(m);
             self.stack[ply].piece_to = Some(piece_to);
-            self.stack[ply + 1].double_extensions =
-                self.stack[ply].double_extensions + i32::from(extension == 2);
             self.enter_child(pos, &child);
             if root && main.is_some() && self.id == 0 {
                 if let Some(main) = main.as_deref_mut() {

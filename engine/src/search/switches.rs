@@ -42,10 +42,6 @@ search_switches! {
     /// (`datagen::generate::DATAGEN_SEARCH`) so that recorded scores keep the net's own units.
     /// Games without a board material (shogi) are unchanged either way.
     material_scaling: G::MATERIAL_SCALING;
-    /// Double singular extensions: a table move whose singular search fails low by more than
-    /// `DOUBLE_EXTENSION_MARGIN` at a non-PV node is extended two plies instead of one, at most
-    /// `DOUBLE_EXTENSION_LIMIT` times on a line (Stockfish 15's recipe).
-    double_extensions: false;
 }
 
 impl SearchFeatures {
