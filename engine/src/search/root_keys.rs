@@ -1,8 +1,7 @@
 //! The keys of the game's positions before a search's root, as a 4,096-bit filter: the rule
 //! check of a search node (repetition) scans the whole game history only when its position may
 //! occur there, and otherwise only the plies the search itself has played. Shogi games run to
-//! hundreds of plies and have no irreversible moves, so the full scan at every node was a
-//! measurable share of the search.
+//! hundreds of plies and have no irreversible moves that would bound the scan.
 
 use crate::game::HistoryEntry;
 
