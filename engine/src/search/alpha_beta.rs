@@ -102,6 +102,23 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         };
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
             if !pv_node && e.depth >= depth && bound_allows_cutoff(e.bound, v, alpha, beta) {
+                if features.tt_cut_history && tt_move.is_some() && pos.is_quiet(tt_move) {
+                    let previous = self.previous_piece_to(ply, features.continuation_ply4);
+                    let bonus = params.history_bonus(depth);
+                    if v >= beta {
+                        self.reward_quiet(pos, ply, bonus, tt_move, previous, &[], &threat_bucket);
+                    } else {
+                        let piece_to = self.history.piece_to(pos, tt_move);
+                        self.history.update_quiet(
+                            pos.side_to_move(),
+                            threat_bucket(tt_move),
+                            tt_move,
+                            piece_to,
+                            previous,
+                            -bonus,
+                        );
+                    }
+                }
                 return v;
             }
         }
@@ -295,7 +312,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         if moves.is_empty() && !tt_move_first {
             return outcome_value(pos.no_moves_outcome(), ply);
         }
-        let previous = self.previous_piece_to(ply);
+        let previous = self.previous_piece_to(ply, features.continuation_ply4);
         let mut context = OrderingContext {
             tt_move,
             killers: self.history.killers(ply),
@@ -410,6 +427,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 let lmr_depth = (depth - 1 - reduction).max(0);
                 // Late-move and futility pruning were decided for the node before the pick.
                 if quiet && !gives_check && !in_check {
+                    if features.quiet_history_pruning
+                        && lmr_depth <= 4
+                        && history_score < -params.history_prune_per_depth * (depth - 1)
+                    {
+                        continue;
+                    }
                     if lmr_depth <= 8 && !pos.see_ge(m, -params.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
@@ -496,9 +519,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     }
                 }
             }
-            let new_depth = depth - 1 + extension;
+            let mut new_depth = depth - 1 + extension;
             let mut value = 0;
-            let full_null_window;
+            let mut full_null_window;
+            // `lmr_research_depth`: the reduced search beat alpha and its move is re-searched at
+            // a depth its margin chose; its result then teaches the continuation histories.
+            let mut research_teaches = false;
             if depth >= 3
                 && moves_searched > root as usize
                 && (quiet || is_losing_noisy(order_score))
@@ -542,6 +568,13 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 );
                 self.stack[ply + 1].reduction = 0;
                 full_null_window = value > alpha && reduced < new_depth;
+                if full_null_window && features.lmr_research_depth {
+                    let deeper = value > alpha + 64 + 11 * (new_depth - reduced);
+                    let shallower = value < best + new_depth;
+                    new_depth += deeper as i32 - shallower as i32;
+                    full_null_window = new_depth > reduced;
+                    research_teaches = quiet;
+                }
             } else {
                 full_null_window = !pv_node || moves_searched > 0;
             }
@@ -555,6 +588,14 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     new_depth,
                     ply + 1,
                     !cut_node,
+                );
+            }
+            if research_teaches && !self.stopped {
+                let bonus = params.history_bonus(new_depth.max(1));
+                self.history.update_continuation(
+                    piece_to,
+                    previous,
+                    if value > alpha { bonus } else { -bonus },
                 );
             }
             if pv_node && (moves_searched == 0 || value > alpha) {
