@@ -102,23 +102,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         };
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
             if !pv_node && e.depth >= depth && bound_allows_cutoff(e.bound, v, alpha, beta) {
-                if features.tt_cut_history && tt_move.is_some() && pos.is_quiet(tt_move) {
-                    let previous = self.previous_piece_to(ply, features.continuation_ply4);
-                    let bonus = params.history_bonus(depth);
-                    if v >= beta {
-                        self.reward_quiet(pos, ply, bonus, tt_move, previous, &[], &threat_bucket);
-                    } else {
-                        let piece_to = self.history.piece_to(pos, tt_move);
-                        self.history.update_quiet(
-                            pos.side_to_move(),
-                            threat_bucket(tt_move),
-                            tt_move,
-                            piece_to,
-                            previous,
-                            -bonus,
-                        );
-                    }
-                }
                 return v;
             }
         }
@@ -519,12 +502,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     }
                 }
             }
-            let mut new_depth = depth - 1 + extension;
+            let new_depth = depth - 1 + extension;
             let mut value = 0;
-            let mut full_null_window;
-            // `lmr_research_depth`: the reduced search beat alpha and its move is re-searched at
-            // a depth its margin chose; its result then teaches the continuation histories.
-            let mut research_teaches = false;
+            let full_null_window;
             if depth >= 3
                 && moves_searched > root as usize
                 && (quiet || is_losing_noisy(order_score))
@@ -568,13 +548,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 );
                 self.stack[ply + 1].reduction = 0;
                 full_null_window = value > alpha && reduced < new_depth;
-                if full_null_window && features.lmr_research_depth {
-                    let deeper = value > alpha + 64 + 11 * (new_depth - reduced);
-                    let shallower = value < best + new_depth;
-                    new_depth += deeper as i32 - shallower as i32;
-                    full_null_window = new_depth > reduced;
-                    research_teaches = quiet;
-                }
             } else {
                 full_null_window = !pv_node || moves_searched > 0;
             }
@@ -588,14 +561,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     new_depth,
                     ply + 1,
                     !cut_node,
-                );
-            }
-            if research_teaches && !self.stopped {
-                let bonus = params.history_bonus(new_depth.max(1));
-                self.history.update_continuation(
-                    piece_to,
-                    previous,
-                    if value > alpha { bonus } else { -bonus },
                 );
             }
             if pv_node && (moves_searched == 0 || value > alpha) {

@@ -42,15 +42,6 @@ search_switches! {
     /// (`datagen::generate::DATAGEN_SEARCH`) so that recorded scores keep the net's own units.
     /// Games without a board material (shogi) are unchanged either way.
     material_scaling: G::MATERIAL_SCALING;
-    /// A table cutoff with a quiet table move teaches the history tables: a fail-high rewards
-    /// the move (history bonus of the entry's node depth, killer, counter-move), a fail-low
-    /// punishes it.
-    tt_cut_history: false;
-    /// A reduced search that beats alpha is re-searched a ply deeper when it beat alpha by a
-    /// wide margin (64 + 11 per ply of the reduction), a ply shallower when it barely beat the
-    /// node's best so far; the re-search's result then rewards or punishes the move's
-    /// continuation histories.
-    lmr_research_depth: false;
     /// Quiet moves whose history score is below −`history_prune_per_depth` × (depth − 1) are
     /// skipped at reduced depths of at most 4 plies (not checks, not in check).
     quiet_history_pruning: false;
