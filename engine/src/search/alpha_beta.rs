@@ -295,7 +295,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         if moves.is_empty() && !tt_move_first {
             return outcome_value(pos.no_moves_outcome(), ply);
         }
-        let previous = self.previous_piece_to(ply, features.continuation_ply4);
+        let previous = self.previous_piece_to(ply);
         let mut context = OrderingContext {
             tt_move,
             killers: self.history.killers(ply),
@@ -410,12 +410,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 let lmr_depth = (depth - 1 - reduction).max(0);
                 // Late-move and futility pruning were decided for the node before the pick.
                 if quiet && !gives_check && !in_check {
-                    if features.quiet_history_pruning
-                        && lmr_depth <= 4
-                        && history_score < -params.history_prune_per_depth * (depth - 1)
-                    {
-                        continue;
-                    }
                     if lmr_depth <= 8 && !pos.see_ge(m, -params.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }

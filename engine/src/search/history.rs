@@ -21,10 +21,9 @@ fn apply(entry: &mut i16, bonus: i32) {
 pub type PieceTo = usize;
 
 /// How many earlier moves' continuation histories a quiet move is scored by.
-pub const CONTINUATION_PLIES: usize = 3;
-/// The (piece, to) of the moves one, two and four plies back (`None`: none, a null move, or a
-/// key the search does not use), whose continuation histories score a quiet move; the first is
-/// also the counter-move's key.
+pub const CONTINUATION_PLIES: usize = 2;
+/// The (piece, to) of the moves one and two plies back (`None`: none, or a null move), whose
+/// continuation histories score a quiet move; the first is also the counter-move's key.
 pub type ContinuationKeys = [Option<PieceTo>; CONTINUATION_PLIES];
 
 pub struct HistoryTables<G: Game> {
@@ -269,14 +268,14 @@ mod tests {
             .iter()
             .map(|text| pos.parse_move(text).unwrap())
             .collect();
-        let keys: ContinuationKeys = [Some(3), Some(70), Some(140)];
+        let keys: ContinuationKeys = [Some(3), Some(70)];
         for (i, &m) in moves.iter().enumerate() {
             let current = tables.piece_to(&pos, m);
             let bonus = 300 * (i as i32 + 1) * if i % 2 == 0 { 1 } else { -1 };
             let threat_bucket = i % <Position as Game>::THREAT_BUCKETS;
             tables.update_quiet(side, threat_bucket, m, current, keys, bonus);
         }
-        for previous in [keys, [None, Some(70), None], [None; CONTINUATION_PLIES]] {
+        for previous in [keys, [None, Some(70)], [None; CONTINUATION_PLIES]] {
             let rows = tables.quiet_rows(side, previous);
             for &m in &moves {
                 for threat_bucket in 0..<Position as Game>::THREAT_BUCKETS {
@@ -317,9 +316,9 @@ mod tests {
                 let current = tables.piece_to(&pos, m);
                 // Keys spread over the whole table, first and last rows included.
                 let key = |k: usize| Some((i * 977 + k * 131 + round * 17) % n);
-                let keys: ContinuationKeys = [key(0), Some(n - 1 - i % 7), key(1)];
+                let keys: ContinuationKeys = [key(0), Some(n - 1 - i % 7)];
                 tables.update_quiet(side, 0, m, current, keys, 400 + i as i32);
-                tables.update_continuation(current, [Some(0), key(2), None], 200);
+                tables.update_continuation(current, [Some(0), key(2)], 200);
             }
             assert!(tables.continuation.iter().any(|&v| v != 0));
             tables.clear();
@@ -370,15 +369,15 @@ mod tests {
         let mut tables = HistoryTables::<Position>::new(8);
         let current = tables.piece_to(&pos, m);
         let side = pos.side_to_move();
-        let keys: ContinuationKeys = [Some(3), Some(70), Some(140)];
-        let one_back: ContinuationKeys = [Some(3), None, None];
+        let keys: ContinuationKeys = [Some(3), Some(70)];
+        let one_back: ContinuationKeys = [Some(3), None];
         tables.update_quiet(side, 0, m, current, keys, 1000);
         let per_table = tables.butterfly(side, 0, m);
         assert!(per_table > 0);
         for key in keys {
             assert_eq!(tables.continuation(key, current), per_table);
         }
-        assert_eq!(tables.quiet_score(side, 0, m, current, keys), 4 * per_table);
+        assert_eq!(tables.quiet_score(side, 0, m, current, keys), 3 * per_table);
         assert_eq!(
             tables.quiet_score(side, 0, m, current, one_back),
             2 * per_table

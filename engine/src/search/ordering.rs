@@ -250,7 +250,6 @@ pub fn sort_rest<M: GameMove>(moves: &mut [M], scores: &mut [i32], from: usize, 
 mod tests {
     use super::*;
     use crate::chess::Move;
-    use crate::search::history::CONTINUATION_PLIES;
 
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
     struct Bits(u16);
@@ -284,7 +283,7 @@ mod tests {
             tt_move: Move::NONE,
             killers: [Move::NONE; 2],
             counter: Move::NONE,
-            previous: [None; CONTINUATION_PLIES],
+            previous: [None; 2],
             threats,
         }
     }

@@ -93,9 +93,6 @@ search_params! {
     lmr_divisor: 225, 150..=350, step 12;
     /// Late-move reductions: one ply less per this much history.
     lmr_history_divisor: 8192, 4096..=16384, step 512;
-    /// `quiet_history_pruning`: the history score a quiet move must stay above, per ply of
-    /// depth beyond the first.
-    history_prune_per_depth: 4000, 1000..=12000, step 400;
     /// Aspiration window: initial half-width.
     aspiration_delta: 18, 8..=40, step 2;
     /// Quiescence futility: captures whose gain stays this far below alpha are skipped.

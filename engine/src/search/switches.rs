@@ -42,12 +42,6 @@ search_switches! {
     /// (`datagen::generate::DATAGEN_SEARCH`) so that recorded scores keep the net's own units.
     /// Games without a board material (shogi) are unchanged either way.
     material_scaling: G::MATERIAL_SCALING;
-    /// Quiet moves whose history score is below −`history_prune_per_depth` × (depth − 1) are
-    /// skipped at reduced depths of at most 4 plies (not checks, not in check).
-    quiet_history_pruning: false;
-    /// Quiet moves are also scored by, and teach, the continuation history of the side's own
-    /// move two moves back (four plies), beside those of the last two plies.
-    continuation_ply4: false;
 }
 
 impl SearchFeatures {

@@ -626,11 +626,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         }
     }
 
-    /// The continuation keys of a node at `ply`: the moves one and two plies back, and four
-    /// back when `four_back` (`continuation_ply4`).
-    pub(super) fn previous_piece_to(&self, ply: usize, four_back: bool) -> ContinuationKeys {
+    /// The continuation keys of a node at `ply`: the moves one and two plies back.
+    pub(super) fn previous_piece_to(&self, ply: usize) -> ContinuationKeys {
         let back = |n: usize| ply.checked_sub(n).and_then(|p| self.stack[p].piece_to);
-        [back(1), back(2), if four_back { back(4) } else { None }]
+        [back(1), back(2)]
     }
 
     /// Copies the child's line behind `m` into this ply's line.
