@@ -22,7 +22,7 @@ use crate::movelist::MoveList;
 
 /// Quiet moves remembered per node for history maluses.
 const MAX_QUIETS_TRIED: usize = 64;
-/// `Game::HINDSIGHT_DEPTH`: both sides' static evaluations summing above this (the position
+/// `hindsight_depth`: both sides' static evaluations summing above this (the position
 /// looked better to each side on its turn) makes a reduced node a ply shallower.
 const HINDSIGHT_QUIET_MARGIN: i32 = 85;
 
@@ -187,7 +187,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         // this node was too much or too little.
         // (Read once: a singular or verification search of this node is no reduced one.)
         let prior_reduction = std::mem::take(&mut self.stack[ply].reduction);
-        if G::HINDSIGHT_DEPTH
+        if features.hindsight_depth
             && prior_reduction >= 2
             && !in_check
             && ply >= 1

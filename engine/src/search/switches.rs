@@ -42,6 +42,11 @@ search_switches! {
     /// (`datagen::generate::DATAGEN_SEARCH`) so that recorded scores keep the net's own units.
     /// Games without a board material (shogi) are unchanged either way.
     material_scaling: G::MATERIAL_SCALING;
+    /// Hindsight depth adjustment (`Game::HINDSIGHT_DEPTH`, its default): a node its parent
+    /// reduced by three plies or more is searched a ply deeper when the reduced move held up,
+    /// one reduced by two or more a ply shallower when both sides' evaluations sum above a
+    /// margin. On in chess; under test in shogi.
+    hindsight_depth: G::HINDSIGHT_DEPTH;
 }
 
 impl SearchFeatures {
