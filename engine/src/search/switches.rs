@@ -104,9 +104,16 @@ mod tests {
         let chess = SearchFeatures::for_game::<Chess>();
         let shogi = SearchFeatures::for_game::<Shogi>();
         assert!(chess.material_scaling && !shogi.material_scaling);
+        assert!(chess.hindsight_depth && !shogi.hindsight_depth);
         assert_eq!(chess.changes_from(chess), "");
-        assert_eq!(shogi.changes_from(chess), "material_scaling=off");
-        assert_eq!(chess.changes_from(shogi), "material_scaling=on");
+        assert_eq!(
+            shogi.changes_from(chess),
+            "material_scaling=off,hindsight_depth=off"
+        );
+        assert_eq!(
+            chess.changes_from(shogi),
+            "material_scaling=on,hindsight_depth=on"
+        );
     }
 
     #[test]
