@@ -290,7 +290,8 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// A node entered by a search reduced three plies or more is searched a ply deeper when the
     /// reduced move held up (the static evaluation of the side that played it did not fall), and
     /// one reduced two or more a ply shallower otherwise when both sides' evaluations sum above
-    /// a margin (hindsight depth adjustment). Chess.
+    /// a margin (hindsight depth adjustment). Chess. The default of the `hindsight_depth` search
+    /// switch (`SearchFeatures`).
     const HINDSIGHT_DEPTH: bool = false;
     /// Late-move reductions are summed in fractions of a ply (the table's fraction, the
     /// history's share) and rounded down once, instead of each term rounded on its own. Chess.
