@@ -318,7 +318,8 @@ fn ponder_ignores_the_clock_until_ponderhit() {
         |control| control.pondering.store(false, Ordering::Relaxed),
     );
     let elapsed = elapsed.as_millis();
-    assert!((400..700).contains(&elapsed), "{elapsed} ms");
+    // The clock starts at `ponderhit`; the upper bound leaves room for a busy machine.
+    assert!((400..1500).contains(&elapsed), "{elapsed} ms");
     assert!(result.best.is_some());
 }
 
@@ -340,7 +341,8 @@ fn stop_during_a_deep_search_still_gives_a_legal_move() {
         Duration::from_millis(200),
         |control| control.stop.store(true, Ordering::Relaxed),
     );
-    assert!(elapsed < Duration::from_millis(400));
+    // An infinite search ends only on `stop`; the bound leaves room for a busy machine.
+    assert!(elapsed < Duration::from_millis(2000), "{elapsed:?}");
     assert!(result.best.is_some_and(|m| root.is_legal_move(m)));
 }
 

@@ -41,6 +41,8 @@ pub enum OptionId {
     Ponder,
     MultiPv,
     MoveOverhead,
+    /// Stockfish's `nodestime`: a node clock (`SearchOptions::nodes_per_ms`).
+    NodesTime,
     Chess960,
     ShowWdl,
     AnalyseMode,
@@ -302,6 +304,18 @@ const MOVE_OVERHEAD: OptionDef = def(
         max: 5000,
     },
 );
+/// Stockfish's `nodestime`, one spelling in every protocol: when above 0, each millisecond the
+/// GUI's clock gives a move is that many searched nodes, so time management (the clock's split,
+/// `SlowMover`, `MinimumThinkingTime`, `NetworkDelay2`) plays out the same on any machine.
+const NODES_TIME: OptionDef = def(
+    OptionId::NodesTime,
+    "nodestime",
+    OptionKind::Spin {
+        default: 0,
+        min: 0,
+        max: 10_000,
+    },
+);
 const SHOW_WDL: OptionDef = def(
     OptionId::ShowWdl,
     "UCI_ShowWDL",
@@ -423,6 +437,7 @@ const UCI_OPTIONS: &[OptionDef] = &[
     ),
     MULTI_PV,
     MOVE_OVERHEAD,
+    NODES_TIME,
     def(
         OptionId::Chess960,
         "UCI_Chess960",
@@ -476,6 +491,7 @@ const USI_OPTIONS: &[OptionDef] = &[
             max: 10_000,
         },
     ),
+    NODES_TIME,
     EVAL_FILE,
     ENTERING_KING,
     MAX_MOVES_TO_DRAW,
@@ -524,6 +540,7 @@ const CECP_OPTIONS: &[OptionDef] = &[
             max: 5000,
         },
     ),
+    NODES_TIME,
     skill_level_def("SkillLevel"),
     LIMIT_STRENGTH,
     ELO,
@@ -668,6 +685,7 @@ fn store(settings: &mut EngineSettings, id: OptionId, value: Value) -> OptionEff
         OptionId::Ponder => settings.ponder = boolean(&value),
         OptionId::MultiPv => settings.search.multi_pv = int(&value) as usize,
         OptionId::MoveOverhead => settings.search.move_overhead_ms = int(&value) as u64,
+        OptionId::NodesTime => settings.search.nodes_per_ms = int(&value) as u64,
         OptionId::Chess960 => {
             settings.rules.chess960 = boolean(&value);
             return OptionEffect::RulesChanged;
@@ -790,6 +808,18 @@ mod tests {
             .apply(&mut s, "hash", Some(" 64 "))
             .unwrap();
         assert_eq!(s.hash_mb, 64);
+    }
+
+    #[test]
+    fn every_protocol_sets_the_node_clock() {
+        for table in [OptionTable::UCI, OptionTable::USI, OptionTable::CECP] {
+            let mut s = EngineSettings::default();
+            assert_eq!(s.search.nodes_per_ms, 0);
+            table.apply(&mut s, "nodestime", Some("500")).unwrap();
+            assert_eq!(s.search.nodes_per_ms, 500);
+            assert!(table.apply(&mut s, "NodesTime", Some("10001")).is_err());
+            assert_eq!(s.search.nodes_per_ms, 500);
+        }
     }
 
     #[test]
