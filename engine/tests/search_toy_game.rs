@@ -243,7 +243,8 @@ fn stop_ends_an_infinite_search_with_a_move() {
         |control| control.stop.store(true, Ordering::Relaxed),
     );
     let elapsed = elapsed.as_millis();
-    assert!((100..1000).contains(&elapsed), "{elapsed} ms");
+    // Only `stop` ends it; the upper bound leaves room for a busy machine.
+    assert!((100..2000).contains(&elapsed), "{elapsed} ms");
     assert!(result.best.is_some_and(|m| pos.is_legal_move(m)));
 }
 
