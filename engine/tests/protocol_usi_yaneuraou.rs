@@ -115,15 +115,6 @@ fn depth_and_nodes_limits_bound_every_search_and_bad_values_keep_them() {
 /// then stops at a node count fixed by its budget, however busy the machine is.
 const NODES_PER_MS: u64 = 100;
 
-/// The most nodes searched when `bestmove` came, as the `info` lines report them.
-fn searched_nodes(lines: &[String]) -> u64 {
-    lines
-        .iter()
-        .filter_map(|l| field(l, "nodes"))
-        .max()
-        .unwrap_or(0)
-}
-
 /// An engine on a node clock, at the start position.
 fn node_clock_engine() -> Engine {
     let mut engine = usi_engine();
@@ -144,7 +135,7 @@ fn nodes_searched_with(options: &[&str], go: &str) -> u64 {
     }
     let (_, _, lines) = timed_go(&mut engine, go);
     engine.finish(true, SEARCH);
-    searched_nodes(&lines)
+    most_nodes(&lines)
 }
 
 #[test]
@@ -321,10 +312,7 @@ fn book_moves_come_from_the_db_file_under_its_filters() {
         let (ms, best, lines) = timed_go(&mut engine, "go btime 0 wtime 0 byoyomi 5000");
         // A book move needs no search: no node searched (its `info` line carries the book's
         // depth and score), and no waiting for the byoyomi (a search would think about 4.9 s).
-        assert!(
-            searched_nodes(&lines) == 0 && ms < 4000,
-            "{ms} ms: {lines:?}"
-        );
+        assert!(most_nodes(&lines) == 0 && ms < 4000, "{ms} ms: {lines:?}");
         assert!(lines.iter().any(|l| l.starts_with("info string book move")));
         *seen.entry(best).or_insert(0) += 1;
     }
