@@ -21,6 +21,10 @@ cargo clippy --workspace --all-targets --release -- -D warnings
 echo "== Rust tests (optimised; perft rows above 50M nodes are in the ignored tier)"
 cargo test --workspace --release
 
+echo "== the search tree's counters (a build with the tree-stats feature, in its own target directory)"
+cargo clippy --release -p sente --all-targets --features tree-stats --target-dir target/tree-stats -- -D warnings
+cargo test --release -p sente --features tree-stats --target-dir target/tree-stats --test search_tree_stats
+
 echo "== scale-out on a real one-node Slurm cluster (installs slurm-wlm and munge as root)"
 if [ "$(id -u)" = 0 ] || command -v slurmctld >/dev/null; then
     scripts/slurm/local-cluster.sh

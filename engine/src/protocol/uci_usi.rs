@@ -13,6 +13,7 @@ use super::session_core::{pv_text, SessionBase, SessionCore, Voice};
 use super::usi_book::BookState;
 use super::{usi, Flow, Protocol, ProtocolGame, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::game::{Game, GameResult};
+use crate::search::tree_stats;
 use crate::search::{Limits, Score, ScoreBound, SearchEvent, SearchInfo};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
@@ -499,6 +500,21 @@ impl<G: ProtocolGame> UciUsiSession<G> {
         }
     }
 
+    /// `treestats`: the search tree's counters (`search::tree_stats`), `treestats reset` zeroes
+    /// them; a build without the `tree-stats` feature says that it does not count.
+    fn tree_stats(&mut self, args: &[&str]) {
+        if !tree_stats::ENABLED {
+            self.info("treestats: this build does not count (build it with --features tree-stats)");
+        } else if args.first() == Some(&"reset") {
+            tree_stats::reset();
+        } else {
+            for (name, value) in tree_stats::report() {
+                self.line(&format!("treestat {name} {value}"));
+            }
+            self.line("treestat end");
+        }
+    }
+
     fn ponderhit(&mut self) {
         if let Some(lines) = self.held_answer.take() {
             lines.iter().for_each(|l| self.line(l));
@@ -542,6 +558,7 @@ impl<G: ProtocolGame> Protocol for UciUsiSession<G> {
             ("gameover", Dialect::Usi) => self.finish_search(),
             ("quit", _) => return Flow::Quit,
             ("d", _) => self.info(&self.core.history.current().to_text()),
+            ("treestats", _) => self.tree_stats(args),
             _ => {
                 let text = format!("Unknown command: '{}'", line.trim());
                 match self.dialect {

@@ -10,6 +10,7 @@ use super::ordering::{
     PRUNED_QUIET, TT_MOVE,
 };
 use super::params::REDUCTION_GRAIN;
+use super::tree_stats::{self, TreeStat};
 use super::tt::Bound;
 use super::value::{
     from_tt, is_mate_value, mated_at, outcome_value, to_tt, winning_at, INFINITE, MATE_BOUND,
@@ -47,7 +48,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             return self.quiescence(pos, shared, main, alpha, beta, ply);
         }
         self.pv_len[ply] = 0;
+        // A re-search started after the search stopped is no node (a node limit counts exactly).
+        if self.stopped {
+            return 0;
+        }
         self.nodes += 1;
+        tree_stats::record(TreeStat::MainNodes, depth);
         if self.should_stop(shared, main) {
             return 0;
         }
@@ -102,6 +108,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         };
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
             if !pv_node && e.depth >= depth && bound_allows_cutoff(e.bound, v, alpha, beta) {
+                tree_stats::record(TreeStat::TableCutoffs, depth);
                 return v;
             }
         }
@@ -214,6 +221,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 && eval < MATE_BOUND
                 && beta > -MATE_BOUND
             {
+                tree_stats::record(TreeStat::ReverseFutility, depth);
                 return eval;
             }
             // Null move: if passing still beats beta, the position is good enough.
@@ -251,6 +259,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 if value >= beta {
                     let value = if value >= MATE_BOUND { beta } else { value };
                     if self.nmp_min_ply > 0 || depth < 12 {
+                        tree_stats::record(TreeStat::NullMoveCutoffs, depth);
                         return value;
                     }
                     // Verification at high depth (zugzwang guard): search without null moves
@@ -268,6 +277,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     );
                     self.nmp_min_ply = 0;
                     if verified >= beta {
+                        tree_stats::record(TreeStat::NullMoveCutoffs, depth);
                         return value;
                     }
                 }
@@ -319,6 +329,8 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let mut best = -INFINITE;
         let mut best_move = G::Move::NONE;
         let mut moves_searched = 0usize;
+        // Legal moves tried so far, pruned ones included (`lmp_counts_pruned`).
+        let mut moves_tried = 0usize;
         let mut quiets_tried = [G::Move::NONE; MAX_QUIETS_TRIED];
         let mut quiet_count = 0;
         let mut skip_quiets = false;
@@ -326,6 +338,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
 
         let mut next = 0;
         let mut list_ready = !tt_move_first;
+        tree_stats::record(TreeStat::MoveLoops, depth);
         loop {
             if next == 1 && !list_ready {
                 // The table move did not cut off: generate and score the rest.
@@ -361,7 +374,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 let lmr_depth = (depth - 1 - reduction).max(0);
                 let late_limit =
                     (params.lmp_base + depth * depth) as usize / (2 - improving as usize);
-                skip_quiets = moves_searched >= late_limit
+                let late_count = if features.lmp_counts_pruned {
+                    moves_tried
+                } else {
+                    moves_searched
+                };
+                skip_quiets = late_count >= late_limit
                     || (lmr_depth <= 8
                         && static_eval
                             + params.futility_base
@@ -389,6 +407,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             if m == excluded {
                 continue;
             }
+            moves_tried += 1;
             let quiet = pos.is_quiet(m);
             let gives_check =
                 pos.gives_check_with(check_info.get_or_insert_with(|| pos.check_info()), m);
@@ -471,6 +490,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         extension = 1;
                     } else if !pv_node && singular_beta >= beta {
                         // Multi-cut: several moves beat beta.
+                        tree_stats::record(TreeStat::MultiCuts, depth);
                         return singular_beta;
                     } else if tt_v >= beta {
                         extension = -1;
@@ -483,6 +503,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let nodes_before = self.nodes;
             let mut child = pos.clone();
             child.make_move(m);
+            tree_stats::record(TreeStat::MovesSearched, depth);
             self.stack[ply].piece_to = Some(piece_to);
             self.enter_child(pos, &child);
             if root && main.is_some() && self.id == 0 {
@@ -542,6 +563,12 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 );
                 self.stack[ply + 1].reduction = 0;
                 full_null_window = value > alpha && reduced < new_depth;
+                if reduced < new_depth {
+                    tree_stats::record(TreeStat::Reduced, depth);
+                    if full_null_window {
+                        tree_stats::record(TreeStat::ReducedResearched, depth);
+                    }
+                }
             } else {
                 full_null_window = !pv_node || moves_searched > 0;
             }
@@ -626,6 +653,11 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                                 &threat_bucket,
                             );
                         }
+                        tree_stats::record(TreeStat::FailHighs, depth);
+                        tree_stats::add(TreeStat::FailHighMoves, depth, moves_searched as u64);
+                        if moves_searched == 1 {
+                            tree_stats::record(TreeStat::FailHighFirst, depth);
+                        }
                         break;
                     }
                     alpha = value;
@@ -640,6 +672,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         if moves_searched == 0 {
             // Only the excluded move exists: it is singular.
             return alpha;
+        }
+        if !best_move.is_some() && !excluded.is_some() {
+            tree_stats::record(TreeStat::FailLows, depth);
+            tree_stats::add(TreeStat::FailLowMoves, depth, moves_searched as u64);
         }
         let bound = Bound::of_result(best, original_alpha, beta, pv_node);
         // The correction history learns from results that say more than the static evaluation:

@@ -24,6 +24,7 @@ pub mod switches;
 pub mod tablebase;
 pub mod time;
 pub mod time_shaping;
+pub mod tree_stats;
 pub mod tt;
 pub mod value;
 pub mod worker;

@@ -27,7 +27,11 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         ply: usize,
     ) -> i32 {
         self.pv_len[ply] = 0;
+        if self.stopped {
+            return 0;
+        }
         self.nodes += 1;
+        super::tree_stats::record(super::tree_stats::TreeStat::QuiescenceNodes, 0);
         if self.should_stop(shared, main) {
             return 0;
         }
