@@ -329,8 +329,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let mut best = -INFINITE;
         let mut best_move = G::Move::NONE;
         let mut moves_searched = 0usize;
-        // Legal moves tried so far, pruned ones included (`lmp_counts_pruned`).
-        let mut moves_tried = 0usize;
         let mut quiets_tried = [G::Move::NONE; MAX_QUIETS_TRIED];
         let mut quiet_count = 0;
         let mut skip_quiets = false;
@@ -374,12 +372,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 let lmr_depth = (depth - 1 - reduction).max(0);
                 let late_limit =
                     (params.lmp_base + depth * depth) as usize / (2 - improving as usize);
-                let late_count = if features.lmp_counts_pruned {
-                    moves_tried
-                } else {
-                    moves_searched
-                };
-                skip_quiets = late_count >= late_limit
+                skip_quiets = moves_searched >= late_limit
                     || (lmr_depth <= 8
                         && static_eval
                             + params.futility_base
@@ -407,7 +400,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             if m == excluded {
                 continue;
             }
-            moves_tried += 1;
             let quiet = pos.is_quiet(m);
             let gives_check =
                 pos.gives_check_with(check_info.get_or_insert_with(|| pos.check_info()), m);

@@ -47,10 +47,6 @@ search_switches! {
     /// one reduced by two or more a ply shallower when both sides' evaluations sum above a
     /// margin. On in chess; under test in shogi.
     hindsight_depth: G::HINDSIGHT_DEPTH;
-    /// Late-move pruning counts every legal move the node has tried, pruned ones included, as
-    /// Stockfish's move count does, instead of only the moves searched (its limit is
-    /// `(lmp_base + depth²) / (2 − improving)` either way). Under test; off in both games.
-    lmp_counts_pruned: false;
 }
 
 impl SearchFeatures {
