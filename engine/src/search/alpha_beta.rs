@@ -27,6 +27,9 @@ const MAX_QUIETS_TRIED: usize = 64;
 /// looked better to each side on its turn) makes a reduced node a ply shallower.
 const HINDSIGHT_QUIET_MARGIN: i32 = 85;
 
+/// The most double extensions (`double_ext_margin`) on one line from the root.
+const MAX_DOUBLE_EXTENSIONS: i32 = 9;
+
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     /// Principal variation search of `pos` at `ply` to `depth`, within (`alpha`, `beta`).
     #[allow(clippy::too_many_arguments)]
@@ -241,6 +244,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 child.make_null_move();
                 shared.tt.prefetch(child.hash());
                 self.stack[ply].piece_to = None;
+                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.enter_child(pos, &child);
                 let value = -self.negamax(
                     &child,
@@ -333,6 +337,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let mut quiet_count = 0;
         let mut skip_quiets = false;
         let killers = self.history.killers(ply);
+        let tt_move_noisy = tt_move.is_some() && !pos.is_quiet(tt_move);
 
         let mut next = 0;
         let mut list_ready = !tt_move_first;
@@ -479,19 +484,29 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         &context,
                     );
                     if value < singular_beta {
-                        extension = 1;
+                        extension = if params.double_ext_margin > 0
+                            && !pv_node
+                            && value < singular_beta - params.double_ext_margin
+                            && self.stack[ply].double_extensions < MAX_DOUBLE_EXTENSIONS
+                        {
+                            2
+                        } else {
+                            1
+                        };
                     } else if !pv_node && singular_beta >= beta {
                         // Multi-cut: several moves beat beta.
                         tree_stats::record(TreeStat::MultiCuts, depth);
                         return singular_beta;
                     } else if tt_v >= beta {
-                        extension = -1;
+                        extension = -params.singular_negative_ext;
                     }
                 } else if gives_check && G::EXTEND_CHECKS {
                     extension = 1;
                 }
             }
 
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + (extension >= 2) as i32;
             let nodes_before = self.nodes;
             let mut child = pos.clone();
             child.make_move(m);
@@ -514,7 +529,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let full_null_window;
             if depth >= 3
                 && moves_searched > root as usize
-                && (quiet || is_losing_noisy(order_score))
+                && (quiet || is_losing_noisy(order_score) || (features.lmr_good_noisy && !pv_node))
             {
                 // Whole-ply adjustments to the table's reduction.
                 let mut r = 0;
@@ -522,7 +537,10 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     r -= 1;
                 }
                 if cut_node {
-                    r += 1;
+                    r += params.lmr_cut_node;
+                }
+                if tt_move_noisy {
+                    r += params.lmr_tt_noisy;
                 }
                 if !improving {
                     r += 1;

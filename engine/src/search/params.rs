@@ -87,10 +87,22 @@ search_params! {
     singular_margin: 4, 2..=8, step 1;
     /// Singular extensions: the shallowest node that tests its table move for singularity.
     singular_depth: 8, 4..=12, step 1;
+    /// Singular extensions: a table move of a non-PV node whose singular search failed this far
+    /// below the bound is extended two plies instead of one (0: never), at most
+    /// `alpha_beta::MAX_DOUBLE_EXTENSIONS` times on a line.
+    double_ext_margin: 0, 0..=60, step 5;
+    /// Singular extensions: the plies a table move loses when its singular search failed high
+    /// but the table value is at least beta (a negative extension).
+    singular_negative_ext: 1, 0..=2, step 1;
     /// Late-move reductions: `base/100 + ln(depth) ln(moves) / (divisor/100)`.
     lmr_base: 75, 25..=125, step 8;
     /// Late-move reductions: the divisor of the log product, in hundredths.
     lmr_divisor: 225, 150..=350, step 12;
+    /// Late-move reductions: the plies added at an expected cut node.
+    lmr_cut_node: 1, 0..=3, step 1;
+    /// Late-move reductions: the plies added to the other moves when the table move is a
+    /// capture or promotion.
+    lmr_tt_noisy: 0, 0..=2, step 1;
     /// Late-move reductions: one ply less per this much history.
     lmr_history_divisor: 8192, 4096..=16384, step 512;
     /// Aspiration window: initial half-width.
