@@ -27,9 +27,6 @@ const MAX_QUIETS_TRIED: usize = 64;
 /// looked better to each side on its turn) makes a reduced node a ply shallower.
 const HINDSIGHT_QUIET_MARGIN: i32 = 85;
 
-/// The most double extensions (`double_ext_margin`) on one line from the root.
-const MAX_DOUBLE_EXTENSIONS: i32 = 9;
-
 impl<G: Game, E: Evaluator<G>> Worker<G, E> {
     /// Principal variation search of `pos` at `ply` to `depth`, within (`alpha`, `beta`).
     #[allow(clippy::too_many_arguments)]
@@ -244,7 +241,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 child.make_null_move();
                 shared.tt.prefetch(child.hash());
                 self.stack[ply].piece_to = None;
-                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.enter_child(pos, &child);
                 let value = -self.negamax(
                     &child,
@@ -484,15 +480,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         &context,
                     );
                     if value < singular_beta {
-                        extension = if params.double_ext_margin > 0
-                            && !pv_node
-                            && value < singular_beta - params.double_ext_margin
-                            && self.stack[ply].double_extensions < MAX_DOUBLE_EXTENSIONS
-                        {
-                            2
-                        } else {
-                            1
-                        };
+                        extension = 1;
                     } else if !pv_node && singular_beta >= beta {
                         // Multi-cut: several moves beat beta.
                         tree_stats::record(TreeStat::MultiCuts, depth);
@@ -505,8 +493,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                 }
             }
 
-            self.stack[ply + 1].double_extensions =
-                self.stack[ply].double_extensions + (extension >= 2) as i32;
             let nodes_before = self.nodes;
             let mut child = pos.clone();
             child.make_move(m);

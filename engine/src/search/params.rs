@@ -87,10 +87,6 @@ search_params! {
     singular_margin: 4, 2..=8, step 1;
     /// Singular extensions: the shallowest node that tests its table move for singularity.
     singular_depth: 8, 4..=12, step 1;
-    /// Singular extensions: a table move of a non-PV node whose singular search failed this far
-    /// below the bound is extended two plies instead of one (0: never), at most
-    /// `alpha_beta::MAX_DOUBLE_EXTENSIONS` times on a line.
-    double_ext_margin: 0, 0..=60, step 5;
     /// Singular extensions: the plies a table move loses when its singular search failed high
     /// but the table value is at least beta (a negative extension).
     singular_negative_ext: 1, 0..=2, step 1;

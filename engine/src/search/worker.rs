@@ -117,8 +117,6 @@ pub(super) struct PlyState<M> {
     /// The plies the parent's late-move reduction took from this ply's node (0 for a search
     /// at full depth; `Game::HINDSIGHT_DEPTH`).
     pub(super) reduction: i32,
-    /// Double extensions on the line from the root to this ply's node.
-    pub(super) double_extensions: i32,
 }
 
 /// A search thread's private state.
@@ -185,7 +183,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     piece_to: None,
                     excluded: G::Move::NONE,
                     reduction: 0,
-                    double_extensions: 0,
                 };
                 MAX_PLY + 2
             ],
