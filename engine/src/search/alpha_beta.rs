@@ -107,7 +107,9 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
         };
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
-            if !pv_node && e.depth >= depth && bound_allows_cutoff(e.bound, v, alpha, beta) {
+            let deeper = (features.tt_cutoff_deeper && e.bound != Bound::Exact) as i32;
+            if !pv_node && e.depth >= depth + deeper && bound_allows_cutoff(e.bound, v, alpha, beta)
+            {
                 tree_stats::record(TreeStat::TableCutoffs, depth);
                 return v;
             }
@@ -333,7 +335,6 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
         let mut quiet_count = 0;
         let mut skip_quiets = false;
         let killers = self.history.killers(ply);
-        let tt_move_noisy = tt_move.is_some() && !pos.is_quiet(tt_move);
 
         let mut next = 0;
         let mut list_ready = !tt_move_first;
@@ -515,7 +516,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             let full_null_window;
             if depth >= 3
                 && moves_searched > root as usize
-                && (quiet || is_losing_noisy(order_score) || (features.lmr_good_noisy && !pv_node))
+                && (quiet || is_losing_noisy(order_score))
             {
                 // Whole-ply adjustments to the table's reduction.
                 let mut r = 0;
@@ -523,10 +524,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                     r -= 1;
                 }
                 if cut_node {
-                    r += params.lmr_cut_node;
-                }
-                if tt_move_noisy {
-                    r += params.lmr_tt_noisy;
+                    r += 1;
                 }
                 if !improving {
                     r += 1;

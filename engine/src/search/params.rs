@@ -94,11 +94,6 @@ search_params! {
     lmr_base: 75, 25..=125, step 8;
     /// Late-move reductions: the divisor of the log product, in hundredths.
     lmr_divisor: 225, 150..=350, step 12;
-    /// Late-move reductions: the plies added at an expected cut node.
-    lmr_cut_node: 1, 0..=3, step 1;
-    /// Late-move reductions: the plies added to the other moves when the table move is a
-    /// capture or promotion.
-    lmr_tt_noisy: 0, 0..=2, step 1;
     /// Late-move reductions: one ply less per this much history.
     lmr_history_divisor: 8192, 4096..=16384, step 512;
     /// Aspiration window: initial half-width.

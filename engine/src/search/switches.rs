@@ -47,10 +47,10 @@ search_switches! {
     /// one reduced by two or more a ply shallower when both sides' evaluations sum above a
     /// margin. On in chess; under test in shogi.
     hindsight_depth: G::HINDSIGHT_DEPTH;
-    /// Late-move reductions of captures and promotions that SEE does not lose, at non-PV nodes
-    /// (losing ones are always reduced), as Stockfish reduces captures outside its PV lines.
+    /// Table cutoffs at non-PV nodes take a bound (not exact) entry only from a search deeper
+    /// than the node's, as Stockfish does; exact entries still cut off from the node's depth.
     /// Under test.
-    lmr_good_noisy: false;
+    tt_cutoff_deeper: false;
 }
 
 impl SearchFeatures {
