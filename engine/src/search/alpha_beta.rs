@@ -107,9 +107,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
             }
         };
         if let (Some(e), Some(v)) = (tt_entry, tt_value) {
-            let deeper = (features.tt_cutoff_deeper && e.bound != Bound::Exact) as i32;
-            if !pv_node && e.depth >= depth + deeper && bound_allows_cutoff(e.bound, v, alpha, beta)
-            {
+            if !pv_node && e.depth >= depth && bound_allows_cutoff(e.bound, v, alpha, beta) {
                 tree_stats::record(TreeStat::TableCutoffs, depth);
                 return v;
             }
@@ -487,7 +485,7 @@ impl<G: Game, E: Evaluator<G>> Worker<G, E> {
                         tree_stats::record(TreeStat::MultiCuts, depth);
                         return singular_beta;
                     } else if tt_v >= beta {
-                        extension = -params.singular_negative_ext;
+                        extension = -1;
                     }
                 } else if gives_check && G::EXTEND_CHECKS {
                     extension = 1;

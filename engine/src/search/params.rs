@@ -87,9 +87,6 @@ search_params! {
     singular_margin: 4, 2..=8, step 1;
     /// Singular extensions: the shallowest node that tests its table move for singularity.
     singular_depth: 8, 4..=12, step 1;
-    /// Singular extensions: the plies a table move loses when its singular search failed high
-    /// but the table value is at least beta (a negative extension).
-    singular_negative_ext: 1, 0..=2, step 1;
     /// Late-move reductions: `base/100 + ln(depth) ln(moves) / (divisor/100)`.
     lmr_base: 75, 25..=125, step 8;
     /// Late-move reductions: the divisor of the log product, in hundredths.

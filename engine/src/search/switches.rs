@@ -47,10 +47,6 @@ search_switches! {
     /// one reduced by two or more a ply shallower when both sides' evaluations sum above a
     /// margin. On in chess; under test in shogi.
     hindsight_depth: G::HINDSIGHT_DEPTH;
-    /// Table cutoffs at non-PV nodes take a bound (not exact) entry only from a search deeper
-    /// than the node's, as Stockfish does; exact entries still cut off from the node's depth.
-    /// Under test.
-    tt_cutoff_deeper: false;
 }
 
 impl SearchFeatures {
