@@ -52,6 +52,9 @@ pub struct GenerateSection {
     pub threads: usize,
     /// Search switches changed from the game's defaults (`datagen run --search`).
     pub search: Option<String>,
+    /// Chess: games start from random Chess960 / DFRC back ranks (`datagen run --dfrc`), so the
+    /// attempt's files add positions a standard start never reaches to the pool.
+    pub dfrc: bool,
 }
 
 impl Default for GenerateSection {
@@ -62,6 +65,7 @@ impl Default for GenerateSection {
             games: None,
             threads: 1,
             search: None,
+            dfrc: false,
         }
     }
 }
@@ -290,6 +294,9 @@ impl LoopConfig {
                 );
             }
         }
+        if raw.generate.dfrc && game != GameKind::Chess {
+            bail!("generate.dfrc: DFRC start positions are chess's; leave it false");
+        }
         if t.mirror && game == GameKind::Chess {
             bail!("train.mirror: chess has no exact left-right symmetry; leave it false");
         }
@@ -391,12 +398,21 @@ mod tests {
     }
 
     #[test]
+    fn dfrc_reaches_the_attempts_generation() {
+        let chess = LoopConfig::parse("game = \"chess\"\n[generate]\ndfrc = true", Path::new("."));
+        assert!(chess.unwrap().generate.dfrc);
+        let default = LoopConfig::parse("game = \"chess\"", Path::new(".")).unwrap();
+        assert!(!default.generate.dfrc);
+    }
+
+    #[test]
     fn errors_name_the_key() {
         assert!(error("game = \"go\"").contains("game = \"go\""));
         assert!(error("game = \"chess\"\n[generate]\nnodez = 3").contains("nodez"));
         assert!(error("game = \"chess\"\n[generate]\nnodes = 0").contains("generate.nodes"));
         assert!(error("game = \"chess\"\n[train]\nlr = \"fast\"").contains("train.lr"));
         assert!(error("game = \"chess\"\n[train]\nmirror = true").contains("train.mirror"));
+        assert!(error("game = \"shogi\"\n[generate]\ndfrc = true").contains("generate.dfrc"));
         assert!(error("game = \"chess\"\n[train]\nking_buckets = 3").contains("train.king_buckets"));
         assert!(error("game = \"chess\"\n[train]\nepochs = 0.0").contains("train.epochs"));
         assert!(error("game = \"chess\"\n[train]\nepochs = -1.5").contains("train.epochs"));

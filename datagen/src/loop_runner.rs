@@ -278,7 +278,7 @@ pub fn generate_config<G: DatagenGame>(
         verify_margin: crate::cli::run_args::RUN_VERIFY_MARGIN,
         adjudication: Adjudication::default(),
         evaluator: state.best_net.clone(),
-        dfrc: false,
+        dfrc: g.dfrc,
         search: search_changes::<G>(g.search.as_deref().unwrap_or(DATAGEN_SEARCH))?,
     })
 }
@@ -485,7 +485,22 @@ pub const TRAIN_MIN_PLY: u32 = 8;
 
 #[cfg(test)]
 mod tests {
-    use super::superbatches_for_epochs;
+    use super::{generate_config, superbatches_for_epochs};
+    use crate::loop_config::LoopConfig;
+    use crate::loop_state::LoopState;
+    use std::path::Path;
+
+    #[test]
+    fn the_attempts_self_play_starts_where_the_config_says() {
+        let state = LoopState::new_generation(3, "chess/nets/x.nnue".into(), false);
+        for (text, dfrc) in [("", false), ("[generate]\ndfrc = true", true)] {
+            let config =
+                LoopConfig::parse(&format!("game = \"chess\"\n{text}"), Path::new(".")).unwrap();
+            let generate = generate_config::<sente::chess::Position>(&config, &state).unwrap();
+            assert_eq!(generate.dfrc, dfrc, "{text}");
+            assert_eq!(generate.evaluator, "chess/nets/x.nnue");
+        }
+    }
 
     #[test]
     fn epochs_become_whole_superbatches() {

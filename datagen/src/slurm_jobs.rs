@@ -102,6 +102,9 @@ pub fn generate_array(
     if let Some(search) = &config.generate.search {
         args.extend(["--search".into(), search.clone()]);
     }
+    if generate.dfrc {
+        args.push("--dfrc".into());
+    }
     run_array(config, slurm, "generate", &args)
 }
 
