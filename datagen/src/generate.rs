@@ -11,6 +11,7 @@
 use crate::book::{Book, BookSummary};
 use crate::players::DatagenGame;
 use crate::progress::Progress;
+use crate::side_searchers::{BothSides, SideSearchers};
 use crate::tablebases::Tablebases;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
@@ -34,6 +35,7 @@ use sente_data::shard::Shard;
 use sente_data::stored_game::{
     StoredGame, RESULT_DRAW, RESULT_FIRST_WINS, RESULT_SECOND_WINS, SCORE_LIMIT,
 };
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
@@ -70,6 +72,8 @@ pub struct GenerateConfig {
     /// The players' search switches changed from the game's defaults (`name=on|off,...`, in
     /// `SearchFeatures::changes_from` form: empty when the defaults are played).
     pub search: String,
+    /// One searcher for both sides of a game, or one per side.
+    pub searchers: SideSearchers,
 }
 
 /// The search switches self-play changes from the game's defaults unless told otherwise.
@@ -97,6 +101,10 @@ impl GenerateConfig {
         // Only runs that change a switch name one, so older runs stay resumable.
         if !self.search.is_empty() {
             text.push_str(&format!("search={}\n", self.search));
+        }
+        // Runs without the line played a searcher per side: `--searchers per-side` resumes them.
+        if self.searchers != SideSearchers::PerSide {
+            text.push_str(&format!("searchers={}\n", self.searchers));
         }
         if let Some(book) = book {
             text.push_str(&format!(
@@ -322,7 +330,8 @@ pub fn opening_for<G: Game, E: Evaluator<G>>(
 struct GamePlayers<G: Game, E: Evaluator<G>> {
     verifier: Searcher<G, E>,
     first: CountingPlayer<G, E>,
-    second: CountingPlayer<G, E>,
+    /// The second side's own searcher (`SideSearchers::PerSide` only).
+    second: Option<CountingPlayer<G, E>>,
 }
 
 impl<G: Game, E: Evaluator<G>> GamePlayers<G, E> {
@@ -346,7 +355,7 @@ impl<G: Game, E: Evaluator<G>> GamePlayers<G, E> {
         Self {
             verifier,
             first: player("first"),
-            second: player("second"),
+            second: (config.searchers == SideSearchers::PerSide).then(|| player("second")),
         }
     }
 }
@@ -374,16 +383,31 @@ fn play_one<G: DatagenGame, E: Evaluator<G> + Sync>(
         &mut players.verifier,
     );
     let GamePlayers { first, second, .. } = players;
-    for player in [&mut *first, &mut *second] {
+    for player in std::iter::once(&mut *first).chain(second.as_mut()) {
         player.nodes = 0;
         player.seconds = 0.0;
     }
-    let game = play_game_with_tables(
-        &opening,
-        [&mut *first, &mut *second],
-        &config.adjudication,
-        tables,
-    );
+    let game = match second {
+        Some(second) => play_game_with_tables(
+            &opening,
+            [&mut *first, &mut *second],
+            &config.adjudication,
+            tables,
+        ),
+        None => {
+            let both: RefCell<&mut dyn SelfPlayer<G>> = RefCell::new(&mut *first);
+            let [mut first_side, mut second_side] = BothSides::seats(&both);
+            play_game_with_tables(
+                &opening,
+                [&mut first_side, &mut second_side],
+                &config.adjudication,
+                tables,
+            )
+        }
+    };
+    let (nodes, seconds) = std::iter::once(&*first)
+        .chain(second.as_ref())
+        .fold((0, 0.0), |(n, s), p| (n + p.nodes, s + p.seconds));
     let record = StoredGame {
         start: opening.position.to_text(),
         moves: game.moves.iter().map(|m| m.to_bits()).collect(),
@@ -395,11 +419,7 @@ fn play_one<G: DatagenGame, E: Evaluator<G> + Sync>(
         },
         end: end_code(game.end),
     };
-    (
-        record,
-        first.nodes + second.nodes,
-        first.seconds + second.seconds,
-    )
+    (record, nodes, seconds)
 }
 
 /// The settings file inside a run's output directory (beside `DATA_FILE`).

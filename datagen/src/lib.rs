@@ -38,6 +38,7 @@ pub mod rescore;
 pub mod results_table;
 pub mod run_info;
 pub mod run_lock;
+pub mod side_searchers;
 pub mod slurm_jobs;
 pub mod tablebases;
 pub mod tune;

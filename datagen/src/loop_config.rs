@@ -2,6 +2,7 @@
 //! whole before anything runs, each error naming its key. Paths are relative to the config
 //! file's directory; `~/` is the home directory.
 
+use crate::side_searchers::SideSearchers;
 use anyhow::{anyhow, bail, Context, Result};
 use sente::game::GameKind;
 use sente::selfplay::Sprt;
@@ -55,6 +56,9 @@ pub struct GenerateSection {
     /// Chess: games start from random Chess960 / DFRC back ranks (`datagen run --dfrc`), so the
     /// attempt's files add positions a standard start never reaches to the pool.
     pub dfrc: bool,
+    /// `shared` (one searcher for both sides of a game) or `per-side` (`datagen run
+    /// --searchers`; `per-side` resumes an attempt begun before `shared`).
+    pub searchers: SideSearchers,
 }
 
 impl Default for GenerateSection {
@@ -66,6 +70,7 @@ impl Default for GenerateSection {
             threads: 1,
             search: None,
             dfrc: false,
+            searchers: SideSearchers::Shared,
         }
     }
 }
@@ -413,6 +418,7 @@ mod tests {
         assert!(error("game = \"chess\"\n[train]\nlr = \"fast\"").contains("train.lr"));
         assert!(error("game = \"chess\"\n[train]\nmirror = true").contains("train.mirror"));
         assert!(error("game = \"shogi\"\n[generate]\ndfrc = true").contains("generate.dfrc"));
+        assert!(error("game = \"chess\"\n[generate]\nsearchers = \"both\"").contains("searchers"));
         assert!(error("game = \"chess\"\n[train]\nking_buckets = 3").contains("train.king_buckets"));
         assert!(error("game = \"chess\"\n[train]\nepochs = 0.0").contains("train.epochs"));
         assert!(error("game = \"chess\"\n[train]\nepochs = -1.5").contains("train.epochs"));

@@ -279,6 +279,7 @@ pub fn generate_config<G: DatagenGame>(
         adjudication: Adjudication::default(),
         evaluator: state.best_net.clone(),
         dfrc: g.dfrc,
+        searchers: g.searchers,
         search: search_changes::<G>(g.search.as_deref().unwrap_or(DATAGEN_SEARCH))?,
     })
 }
@@ -493,11 +494,17 @@ mod tests {
     #[test]
     fn the_attempts_self_play_starts_where_the_config_says() {
         let state = LoopState::new_generation(3, "chess/nets/x.nnue".into(), false);
-        for (text, dfrc) in [("", false), ("[generate]\ndfrc = true", true)] {
+        use crate::side_searchers::SideSearchers::{PerSide, Shared};
+        for (text, dfrc, searchers) in [
+            ("", false, Shared),
+            ("[generate]\ndfrc = true", true, Shared),
+            ("[generate]\nsearchers = \"per-side\"", false, PerSide),
+        ] {
             let config =
                 LoopConfig::parse(&format!("game = \"chess\"\n{text}"), Path::new(".")).unwrap();
             let generate = generate_config::<sente::chess::Position>(&config, &state).unwrap();
             assert_eq!(generate.dfrc, dfrc, "{text}");
+            assert_eq!(generate.searchers, searchers, "{text}");
             assert_eq!(generate.evaluator, "chess/nets/x.nnue");
         }
     }

@@ -105,6 +105,7 @@ pub fn generate_array(
     if generate.dfrc {
         args.push("--dfrc".into());
     }
+    args.extend(["--searchers".into(), generate.searchers.to_string()]);
     run_array(config, slurm, "generate", &args)
 }
 

@@ -170,3 +170,40 @@ fn a_second_writer_of_the_same_run_is_refused_while_the_first_runs() {
     DATAGEN.ok(&with(long, "--max-time", "0"));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `--searchers per-side` plays other games than the default one shared searcher (a searcher's
+/// table then holds the other side's search), and reproducibly; its run.txt has no `searchers=`
+/// line, as the runs made before that option, so a run begun per side is refused by the default
+/// and resumed to the same bytes by `--searchers per-side`.
+#[test]
+fn per_side_searchers_play_other_games_and_resume_only_per_side() {
+    let shared = scratch("searchers-shared");
+    let per_side = scratch("searchers-per-side");
+    let again = scratch("searchers-per-side-again");
+    let shared_data = run_to_end("chess", 2, &shared);
+    let per_side_args = with(args("chess", 2, &per_side), "--searchers", "per-side");
+    DATAGEN.ok(&per_side_args);
+    let per_side_data = data_of(&per_side);
+    assert_ne!(per_side_data, shared_data, "the seating changed no game");
+    let manifest = |dir: &Path| std::fs::read_to_string(dir.join("run.txt")).unwrap();
+    assert!(manifest(&shared).contains("searchers=shared\n"));
+    assert!(!manifest(&per_side).contains("searchers="));
+
+    let error = DATAGEN.failure(&args("chess", 2, &per_side));
+    assert!(
+        error.contains("other settings") && error.contains("searchers=shared"),
+        "{error}"
+    );
+    DATAGEN.ok(&with(args("chess", 1, &again), "--searchers", "per-side"));
+    assert_eq!(data_of(&again), per_side_data, "per-side runs differ");
+    DATAGEN.ok(&per_side_args);
+    assert_eq!(
+        data_of(&per_side),
+        per_side_data,
+        "a finished run changed on resume"
+    );
+
+    let bad = DATAGEN.failure(&with(args("chess", 1, &again), "--searchers", "both"));
+    assert!(bad.contains("'both'"), "{bad}");
+    remove_dirs([shared, per_side, again]);
+}

@@ -5,6 +5,7 @@ use super::opening_args::OpeningArgs;
 use super::search_change_args::SearchChangeArgs;
 use crate::generate::{search_changes, GenerateConfig};
 use crate::generate_run::generate_run;
+use crate::side_searchers::SideSearchers;
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use sente::dispatch_game;
@@ -46,6 +47,11 @@ pub struct RunArgs {
     /// Chess: start from random Chess960 / double-Fischer-random positions.
     #[arg(long, conflicts_with = "book")]
     pub dfrc: bool,
+    /// `shared`: one searcher moves for both sides, its table and histories kept from move to
+    /// move within a game; `per-side`: a searcher for each side (how runs without a
+    /// `searchers=` line in run.txt were played; give it to resume one).
+    #[arg(long, default_value_t = SideSearchers::Shared)]
+    pub searchers: SideSearchers,
     /// Play only shard I of N: the games whose index in the whole run is ≡ I (mod N), each
     /// exactly as the unsharded run plays it. --games is the whole run's total.
     #[arg(long, value_name = "I/N")]
@@ -87,6 +93,7 @@ impl RunArgs {
             adjudication: Adjudication::default(),
             evaluator: self.evaluator.net.clone(),
             dfrc: self.dfrc,
+            searchers: self.searchers,
             search: dispatch_game!(game, G => search_changes::<G>(&self.search.search))?,
         })
     }
