@@ -5,7 +5,8 @@
 //! chunk, and one whose file has damaged chunks keeps their bytes aside, plays their games again
 //! and rebuilds the file (`resume_point`, `repair`). Openings are random plies from the start
 //! position or from a
-//! book position chosen by (seed, game index). With endgame tables (`--syzygy`) a game ends as
+//! book position chosen by (seed, game index); one searcher moves for both sides unless
+//! `--searchers per-side` (`side_searchers`). With endgame tables (`--syzygy`) a game ends as
 //! soon as it reaches a position the tables hold by a capture or pawn move, with their result.
 
 use crate::book::{Book, BookSummary};
@@ -324,7 +325,8 @@ pub fn opening_for<G: Game, E: Evaluator<G>>(
     opening
 }
 
-/// The searchers one game needs (opening verifier and both players), reused from game to game
+/// The searchers one game needs (opening verifier and the players: `first` moves for both sides
+/// unless `SideSearchers::PerSide` gives the second side its own), reused from game to game
 /// so that their tables are allocated once per thread rather than once per game; every game
 /// clears them first, so a game never depends on the one before.
 struct GamePlayers<G: Game, E: Evaluator<G>> {
