@@ -5,6 +5,7 @@
 
 use datagen::generate::{generate, GenerateConfig};
 use datagen::players::{load_eval, DatagenGame};
+use datagen::side_searchers::SideSearchers;
 use sente::selfplay::Adjudication;
 use sente_data::chunk::game_kind;
 use sente_testkit::Program;
@@ -37,6 +38,7 @@ pub fn game_data<G: DatagenGame>(dir: &Path, games: u64, nodes: u64, seed: u64) 
         evaluator: "classical".into(),
         dfrc: false,
         search: String::new(),
+        searchers: SideSearchers::default(),
     };
     let eval = load_eval::<G>("classical").unwrap();
     generate::<G, _>(&eval, &config, 2, dir).unwrap();
